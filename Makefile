@@ -1,0 +1,40 @@
+# The two commands of the README: `make serve` and `make test`. Everything else is optional.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN     = $(VENV)/bin
+STAMP   = $(VENV)/.installed-stamp
+
+.PHONY: setup serve test lint unit bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+## Start the service on the embedded default (SQLite in var/), http://127.0.0.1:8000/api/v1/docs
+serve: setup
+	$(BIN)/gameledger serve --host $${HOST:-127.0.0.1} --port $${PORT:-8000}
+
+## Every test: lint, types, then the whole suite (needs PostgreSQL; see docs/operations.md)
+test: setup lint
+	$(BIN)/pytest
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+## The unit tests alone (no database server needed)
+unit: setup
+	$(BIN)/pytest tests/unit
+
+## Benchmarks (run on demand, never in CI)
+bench: setup
+	$(BIN)/python bench/azul_engine.py
+	$(BIN)/python bench/azul_application.py
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,76 @@
+"""The Flask app factory (DESIGN.md, "HTTP API"): JSON under /api/v1, an OpenAPI document
+generated from the marshmallow schemas at /api/v1/openapi.json, a browsable docs page at
+/api/v1/docs, problem+json errors and CORS."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, redirect
+from flask_cors import CORS
+from flask_smorest import Api
+from werkzeug.wrappers import Response
+
+from api import errors, routes
+from infrastructure.config import Settings
+from infrastructure.container import Services, build_services
+
+API_VERSION = "1.0.0"
+
+
+def create_app(services: Services | None = None, *, follow: bool | None = None) -> Flask:
+    """Build the app around ``services`` (built from the environment when omitted).
+
+    ``follow`` starts the read models' followers in this process; by default it follows
+    ``GAMELEDGER_PROJECTIONS`` (embedded: yes)."""
+    services = services or build_services(Settings.from_env())
+    app = Flask("gameledger")
+    app.config.update(
+        API_TITLE="GameLedger",
+        API_VERSION=API_VERSION,
+        OPENAPI_VERSION="3.1.0",
+        OPENAPI_URL_PREFIX="/api/v1",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="docs",
+        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        OPENAPI_REDOC_PATH="redoc",
+        OPENAPI_REDOC_URL="https://cdn.jsdelivr.net/npm/redoc/bundles/redoc.standalone.js",
+        API_SPEC_OPTIONS=_spec_options(),
+        MAX_CONTENT_LENGTH=256 * 1024,
+    )
+    app.extensions["gameledger"] = services
+    api = Api(app)
+    api.register_blueprint(routes.blp)
+    errors.install(app)
+    CORS(
+        app,
+        resources={r"/api/*": {"origins": services.settings.cors_origins}},
+        expose_headers=["ETag", "Location"],
+        allow_headers=["Authorization", "Content-Type", "If-Match"],
+    )
+    app.add_url_rule("/api/v1/health", "health", routes.health)
+    app.add_url_rule("/", "root", lambda: redirect("/api/v1/docs"))
+    app.after_request(_vary_on_authorization)
+    if services.settings.embedded_projections if follow is None else follow:
+        services.start_following()
+    return app
+
+
+def _vary_on_authorization(response: Response) -> Response:
+    """Views depend on who asks: caches must key on the token too."""
+    response.vary.add("Authorization")
+    return response
+
+
+def _spec_options() -> dict[str, Any]:
+    return {
+        "info": {
+            "description": "Event-sourced board games. Seat tokens go in "
+            "'Authorization: Bearer <token>'. Errors are application/problem+json with a "
+            "stable 'code'. The game version is the ETag; moves carry the version they were "
+            "decided on. See docs/api.md.",
+        },
+        "components": {
+            "securitySchemes": {"seatToken": {"type": "http", "scheme": "bearer"}},
+        },
+    }

@@ -1,0 +1,210 @@
+"""The routes of ``/api/v1`` (docs/api.md). Thin: each reads the request, calls one use case
+and shapes the answer; errors are raised and turned into problem+json by api/errors.py."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from flask import Response, current_app, request
+from flask_smorest import Blueprint
+
+from api import schemas
+from api.errors import ApiError
+from domain.registry import games, rules_for
+from infrastructure.container import Services
+
+blp = Blueprint("games", __name__, url_prefix="/api/v1", description="Games, seats and moves")
+
+_ERRORS = {
+    400: "Malformed JSON or a request that does not match its schema",
+    403: "The token holds no seat in this game",
+    404: "No such game",
+    409: "Stale version, seat taken or game not started",
+    422: "The move or the options are refused by the rules",
+}
+
+
+def services() -> Services:
+    """The process's services, set up by the app factory."""
+    found: Services = current_app.extensions["gameledger"]
+    return found
+
+
+def bearer_token() -> str | None:
+    """The seat token from ``Authorization: Bearer <token>``, if sent."""
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if not header:
+        return None
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "invalid-authorization", "Send the seat token as 'Bearer <token>'.")
+    return token.strip()
+
+
+def required_token() -> str:
+    """The seat token; a request without one is refused."""
+    token = bearer_token()
+    if token is None:
+        raise ApiError(
+            401,
+            "token-required",
+            "This request needs a seat token ('Authorization: Bearer <token>').",
+        )
+    return token
+
+
+def game_uuid(game_id: str) -> UUID:
+    """The game id from the path; a malformed one is simply not found."""
+    try:
+        return UUID(game_id)
+    except ValueError:
+        raise ApiError(404, "game-not-found", f"There is no game {game_id}.") from None
+
+
+def with_etag(
+    body: dict[str, Any], version: int, status: int = 200
+) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """The aggregate version is the ETag."""
+    return body, status, {"ETag": f'"{version}"'}
+
+
+def _doc_errors(*statuses: int) -> dict[str, Any]:
+    return {"responses": {str(s): {"description": _ERRORS[s]} for s in statuses}}
+
+
+@blp.route("/game-types", methods=["GET"])
+@blp.response(200, schemas.GameTypeSchema(many=True))
+def list_game_types() -> list[dict[str, Any]]:
+    """The registered games, their player counts and event types."""
+    return [
+        {
+            "name": r.name,
+            "min_players": r.min_players,
+            "max_players": r.max_players,
+            "event_types": list(r.event_types),
+        }
+        for r in games().values()
+    ]
+
+
+@blp.route("/games", methods=["GET"])
+@blp.arguments(schemas.ListQuery, location="query")
+@blp.response(200, schemas.GameListSchema)
+def list_games(query: dict[str, Any]) -> dict[str, Any]:
+    """The games list (read model): newest activity first, filtered by status or game."""
+    rows, total = services().games_list.list_games(
+        status=query["status"], game=query["game"], limit=query["limit"], offset=query["offset"]
+    )
+    return {
+        "items": [r.to_json() for r in rows],
+        "total": total,
+        "limit": query["limit"],
+        "offset": query["offset"],
+    }
+
+
+@blp.route("/games", methods=["POST"])
+@blp.arguments(schemas.CreateGameRequest)
+@blp.response(201, schemas.GameViewSchema)
+@blp.doc(**_doc_errors(400, 404, 422))
+def create_game(body: dict[str, Any]) -> Any:
+    """Create a game; its seats are then joined with POST .../seats."""
+    rules_for(body["game"])
+    app = services().app
+    game_id = app.create_game(body["game"], body["players"], body["options"])
+    view = app.view(game_id)
+    return with_etag(view, view["version"], 201)
+
+
+@blp.route("/games/<game_id>", methods=["GET"])
+@blp.arguments(schemas.ViewQuery, location="query")
+@blp.response(200, schemas.GameViewSchema)
+@blp.doc(**_doc_errors(403, 404))
+def get_game(query: dict[str, Any], game_id: str) -> Any:
+    """The game as the token's seat (or a spectator) sees it, now or at ``version``."""
+    view = services().app.view(game_uuid(game_id), bearer_token(), query["version"])
+    return with_etag(view, view["version"])
+
+
+@blp.route("/games/<game_id>/seats", methods=["POST"])
+@blp.arguments(schemas.JoinRequest)
+@blp.response(201, schemas.JoinedSchema)
+@blp.doc(**_doc_errors(400, 404, 409))
+def join_game(body: dict[str, Any], game_id: str) -> Any:
+    """Take a seat and receive its secret token (shown once)."""
+    joined = services().app.join(game_uuid(game_id), body["name"], body["seat"])
+    answer = {
+        "game_id": game_id,
+        "seat": joined.seat,
+        "token": joined.token,
+        "version": joined.version,
+    }
+    return with_etag(answer, joined.version, 201)
+
+
+@blp.route("/games/<game_id>/legal-moves", methods=["GET"])
+@blp.response(200, schemas.LegalMovesSchema)
+@blp.doc(**_doc_errors(403, 404))
+def legal_moves(game_id: str) -> Any:
+    """Every move the token's seat may make now."""
+    answer = services().app.legal_moves(game_uuid(game_id), required_token())
+    return with_etag(answer, answer["version"])
+
+
+@blp.route("/games/<game_id>/moves", methods=["POST"])
+@blp.arguments(schemas.MoveRequest)
+@blp.response(200, schemas.PlayedSchema)
+@blp.doc(**_doc_errors(400, 403, 404, 409, 422))
+def make_move(body: dict[str, Any], game_id: str) -> Any:
+    """Make a move on the version the client saw (``expected_version`` or If-Match)."""
+    uuid = game_uuid(game_id)
+    token = required_token()
+    version = expected_version(body)
+    app = services().app
+    move = body["move"]
+    if (move is None) == (body["notation"] is None):
+        raise ApiError(400, "invalid-request", "Send exactly one of 'move' and 'notation'.")
+    if move is None:
+        move = move_from_notation(uuid, body["notation"])
+    played = app.play(uuid, token, move, version)
+    answer = {"game_id": game_id, "version": played.version, "events": played.events}
+    return with_etag(answer, played.version)
+
+
+@blp.route("/games/<game_id>/events", methods=["GET"])
+@blp.arguments(schemas.EventsQuery, location="query")
+@blp.response(200, schemas.EventPageSchema)
+@blp.doc(**_doc_errors(403, 404))
+def event_log(query: dict[str, Any], game_id: str) -> Any:
+    """A page of the event log as the viewer may see it (secrets redacted)."""
+    types = frozenset(query["type"]) if query["type"] else None
+    page = services().app.event_log(
+        game_uuid(game_id), bearer_token(), query["after"], query["limit"], types
+    )
+    return with_etag(page, page["version"])
+
+
+def expected_version(body: dict[str, Any]) -> int:
+    """The version a command was decided on: the body's, else If-Match, else refused."""
+    if body["expected_version"] is not None:
+        return int(body["expected_version"])
+    header = request.headers.get("If-Match", "").strip().removeprefix("W/").strip('"')
+    if header.isdigit():
+        return int(header)
+    raise ApiError(
+        428,
+        "version-required",
+        "Send the version the move was decided on as 'expected_version' or in If-Match.",
+    )
+
+
+def move_from_notation(game_id: UUID, notation: str) -> Any:
+    """The JSON form of a move given in the game's notation."""
+    rules = services().app.rules_of(game_id)
+    return rules.move_to_json(rules.parse_notation(notation))
+
+
+def health() -> Response:
+    """Liveness: the process answers."""
+    return Response('{"status": "ok"}', mimetype="application/json")

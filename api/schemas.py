@@ -1,0 +1,175 @@
+"""marshmallow schemas of every request and response (the OpenAPI document is generated
+from them; docs/api.md walks through them)."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+
+class StrictSchema(Schema):
+    """Requests refuse unknown fields (marshmallow's default)."""
+
+
+class CreateGameRequest(StrictSchema):
+    game = fields.String(required=True, metadata={"description": "Registered game, e.g. azul"})
+    players = fields.Integer(required=True, validate=validate.Range(min=1, max=12))
+    options = fields.Dict(
+        keys=fields.String(),
+        load_default=dict,
+        metadata={"description": "Game options, fixed at creation"},
+    )
+
+
+class JoinRequest(StrictSchema):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    seat = fields.Integer(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=0),
+        metadata={"description": "Seat wanted; the first free one if omitted"},
+    )
+
+
+class MoveRequest(StrictSchema):
+    move = fields.Raw(load_default=None, metadata={"description": "The move in its JSON form"})
+    notation = fields.String(
+        load_default=None, metadata={"description": "The move in compact notation instead"}
+    )
+    expected_version = fields.Integer(
+        load_default=None,
+        metadata={
+            "description": "The game version the move was decided on; or send it as If-Match"
+        },
+    )
+
+
+class ViewQuery(Schema):
+    version = fields.Integer(load_default=None, validate=validate.Range(min=1))
+
+
+class EventsQuery(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=500))
+    type = fields.List(
+        fields.String(), load_default=None, metadata={"description": "Only events of these types"}
+    )
+
+
+class ListQuery(Schema):
+    status = fields.String(
+        load_default=None, validate=validate.OneOf(["waiting", "active", "finished"])
+    )
+    game = fields.String(load_default=None)
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+
+
+class SeatSchema(Schema):
+    seat = fields.Integer()
+    name = fields.String(allow_none=True)
+    joined = fields.Boolean()
+
+
+class GameRowSchema(Schema):
+    id = fields.String()
+    game = fields.String()
+    status = fields.String()
+    players = fields.Integer()
+    seats = fields.List(fields.Nested(SeatSchema))
+    current_players = fields.List(fields.Integer())
+    scores = fields.List(fields.Integer())
+    round = fields.Integer(allow_none=True)
+    version = fields.Integer()
+    created_at = fields.String()
+    last_activity = fields.String()
+
+
+class GameListSchema(Schema):
+    items = fields.List(fields.Nested(GameRowSchema))
+    total = fields.Integer()
+    limit = fields.Integer()
+    offset = fields.Integer()
+
+
+class OutcomeSchema(Schema):
+    scores = fields.List(fields.Integer())
+    ranks = fields.List(fields.Integer())
+    winners = fields.List(fields.Integer())
+    details = fields.Dict()
+
+
+class ViewerSchema(Schema):
+    seat = fields.Integer(allow_none=True)
+    arbiter = fields.Boolean()
+
+
+class GameViewSchema(Schema):
+    id = fields.String()
+    game = fields.String()
+    version = fields.Integer()
+    status = fields.String()
+    players = fields.Integer()
+    options = fields.Dict()
+    seats = fields.List(fields.Nested(SeatSchema))
+    viewer = fields.Nested(ViewerSchema)
+    current_players = fields.List(fields.Integer())
+    seed_sha256 = fields.String(metadata={"description": "SHA-256 commitment to the secret seed"})
+    seed = fields.String(allow_none=True, metadata={"description": "Revealed when the game ends"})
+    moves = fields.Integer()
+    created_at = fields.String()
+    updated_at = fields.String()
+    state = fields.Dict(metadata={"description": "The game's own view for this viewer"})
+    outcome = fields.Nested(OutcomeSchema, allow_none=True)
+
+
+class JoinedSchema(Schema):
+    game_id = fields.String()
+    seat = fields.Integer()
+    token = fields.String(metadata={"description": "Secret: send as 'Authorization: Bearer'"})
+    version = fields.Integer()
+
+
+class PlayedSchema(Schema):
+    game_id = fields.String()
+    version = fields.Integer()
+    events = fields.Integer()
+
+
+class LegalMoveSchema(Schema):
+    move = fields.Dict()
+    notation = fields.String()
+
+
+class LegalMovesSchema(Schema):
+    seat = fields.Integer()
+    version = fields.Integer()
+    moves = fields.List(fields.Nested(LegalMoveSchema))
+
+
+class EventSchema(Schema):
+    version = fields.Integer()
+    type = fields.String()
+    timestamp = fields.String()
+    data = fields.Dict()
+
+
+class EventPageSchema(Schema):
+    items = fields.List(fields.Nested(EventSchema))
+    next_after = fields.Integer(allow_none=True)
+    version = fields.Integer()
+
+
+class GameTypeSchema(Schema):
+    name = fields.String()
+    min_players = fields.Integer()
+    max_players = fields.Integer()
+    event_types = fields.List(fields.String())
+
+
+class ProblemSchema(Schema):
+    type = fields.String()
+    title = fields.String()
+    status = fields.Integer()
+    detail = fields.String()
+    code = fields.String()
+    errors = fields.Dict()

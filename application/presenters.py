@@ -1,0 +1,84 @@
+"""Plain-dict presentations of games and their events for a given viewer (DESIGN.md,
+"Read side": every read honours the viewer). Secret fields are never presented: the seed
+(until the game has ended, when the game's own ``GameEnded`` reveals it) and seat tokens."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.game import SECRET_FIELDS, Game
+from domain.protocol import Event, Viewer
+
+_ENVELOPE = frozenset({"originator_id", "originator_version", "timestamp", "originator_topic"})
+
+
+def status_of(game: Game) -> str:
+    """``waiting`` for players, ``active`` in play, or ``finished``."""
+    if not game.started:
+        return "waiting"
+    return "finished" if game.finished else "active"
+
+
+def seats_of(game: Game) -> list[dict[str, Any]]:
+    """The public side of the seats: number, name, whether taken."""
+    return [
+        {"seat": index, "name": seat["name"] if seat else None, "joined": seat is not None}
+        for index, seat in enumerate(game.seats)
+    ]
+
+
+def present_game(game: Game, viewer: Viewer) -> dict[str, Any]:
+    """The view of a game for ``viewer``: the ledger's facts and the rules' view."""
+    rules = game.rules
+    outcome = rules.outcome(game.state)
+    finished = outcome is not None
+    return {
+        "id": str(game.id),
+        "game": game.game,
+        "version": game.version,
+        "status": status_of(game),
+        "players": game.players,
+        "options": game.options,
+        "seats": seats_of(game),
+        "viewer": {"seat": viewer.seat, "arbiter": viewer.arbiter},
+        "current_players": rules.current_players(game.state) if game.started else [],
+        "seed_sha256": game.seed_sha256,
+        "seed": game.seed if finished else None,
+        "moves": game.moves,
+        "created_at": game.created_on.isoformat(),
+        "updated_at": game.modified_on.isoformat(),
+        "state": rules.view(game.state, viewer),
+        "outcome": outcome.to_json() if outcome else None,
+    }
+
+
+def event_type(stored: Game.Event) -> str:
+    """The event's name as the log shows it (``Created``, ``SeatJoined``, ``TilesTaken``)."""
+    if isinstance(stored, Game.Played):
+        return stored.game_event_type
+    return type(stored).__name__
+
+
+def present_event(game: Game, stored: Game.Event, viewer: Viewer) -> dict[str, Any]:
+    """One stored event as the log shows it to ``viewer``: envelope and redacted data."""
+    name = event_type(stored)
+    if isinstance(stored, Game.Played):
+        data = _game_event_data(game, Event(name, stored.data), viewer)
+    else:
+        secret = SECRET_FIELDS.get(name, frozenset())
+        data = {k: v for k, v in vars(stored).items() if k not in _ENVELOPE | secret}
+    return {
+        "version": stored.originator_version,
+        "type": name,
+        "timestamp": stored.timestamp.isoformat(),
+        "data": data,
+    }
+
+
+def _game_event_data(game: Game, domain_event: Event, viewer: Viewer) -> dict[str, Any]:
+    """A game event's data as ``viewer`` may see it: games with hidden information in
+    their events provide ``event_view``; the others show every field."""
+    event_view = getattr(game.rules, "event_view", None)
+    if event_view is None:
+        return dict(domain_event.data)
+    return dict(event_view(domain_event, viewer))

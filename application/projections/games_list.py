@@ -1,0 +1,148 @@
+"""The games-list projection (DESIGN.md, "Read side"): one row per game — kind, status,
+seats, whose turn, scores, version, last activity — kept by following the event log.
+
+Each event is applied exactly once: the view writes the row and the event's tracking
+position in one transaction, and refuses a position it has already recorded. Rows depend
+only on the events (``last_activity`` is the event's own timestamp), so a rebuild from zero
+gives the same rows."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Protocol
+from uuid import UUID
+
+from eventsourcing.persistence import Tracking
+
+from application.presenters import seats_of, status_of
+from domain.game import Game
+
+STATUSES = ("waiting", "active", "finished")
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One row of the games list."""
+
+    game_id: str
+    game: str
+    status: str
+    players: int
+    seats: list[dict[str, Any]]
+    current_players: list[int]
+    scores: list[int]
+    round: int | None
+    version: int
+    created_at: str
+    last_activity: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The row as JSON-ready primitives."""
+        return {
+            "id": self.game_id,
+            "game": self.game,
+            "status": self.status,
+            "players": self.players,
+            "seats": self.seats,
+            "current_players": self.current_players,
+            "scores": self.scores,
+            "round": self.round,
+            "version": self.version,
+            "created_at": self.created_at,
+            "last_activity": self.last_activity,
+        }
+
+
+class GamesListView(Protocol):
+    """Where the games list is kept (SQLite or PostgreSQL tables, infrastructure/)."""
+
+    def upsert_game(self, row: GameRow, tracking: Tracking) -> None:
+        """Write the row and record the tracking position, in one transaction; raise
+        ``IntegrityError`` for a position already recorded (nothing is written)."""
+        ...
+
+    def list_games(
+        self, *, status: str | None, game: str | None, limit: int, offset: int
+    ) -> tuple[list[GameRow], int]:
+        """A page of rows, most recently active first, and the total matching."""
+        ...
+
+    def all_rows(self) -> list[GameRow]:
+        """Every row, ordered by game id (for comparisons after a rebuild)."""
+        ...
+
+    def clear(self, application_name: str) -> None:
+        """Delete every row and the tracking position: the start of a rebuild."""
+        ...
+
+    def max_tracking_id(self, application_name: str) -> int | None:
+        """The last notification id applied."""
+        ...
+
+
+class GameSource(Protocol):
+    """How the projection loads a game it has not followed from its start."""
+
+    def game_at(self, game_id: UUID, version: int) -> Game:
+        """The game as it was at ``version``."""
+        ...
+
+
+def row_of(game: Game, last_activity: str) -> GameRow:
+    """The games-list row of a game as it is."""
+    summary = game.rules.summary(game.state)
+    return GameRow(
+        game_id=str(game.id),
+        game=game.game,
+        status=status_of(game),
+        players=game.players,
+        seats=seats_of(game),
+        current_players=game.rules.current_players(game.state) if game.started else [],
+        scores=[int(s) for s in summary.get("scores", [])],
+        round=summary.get("round"),
+        version=game.version,
+        created_at=game.created_on.isoformat(),
+        last_activity=last_activity,
+    )
+
+
+class GamesListProjection:
+    """Turns each event of a game into that game's new row.
+
+    The games it is following stay in a small cache and move on by the event itself
+    (``event.mutate``); a game not in the cache is loaded at the event's version."""
+
+    name = "games_list"
+
+    def __init__(self, view: GamesListView, source: GameSource, cache_size: int = 512) -> None:
+        self.view = view
+        self._source = source
+        self._cache: OrderedDict[UUID, Game] = OrderedDict()
+        self._cache_size = cache_size
+
+    def process_event(self, stored: Any, tracking: Tracking) -> None:
+        """Apply one stored event: recompute its game's row and record the position."""
+        if not isinstance(stored, Game.Event):
+            return
+        game = self._advance(stored)
+        self.view.upsert_game(row_of(game, stored.timestamp.isoformat()), tracking)
+
+    def forget(self) -> None:
+        """Drop the cached games (before a rebuild)."""
+        self._cache.clear()
+
+    def _advance(self, stored: Game.Event) -> Game:
+        game_id = stored.originator_id
+        cached = self._cache.pop(game_id, None)
+        if stored.originator_version == 1:
+            game = stored.mutate(None)
+        elif cached is not None and cached.version == stored.originator_version - 1:
+            game = stored.mutate(cached)
+        else:
+            game = self._source.game_at(game_id, stored.originator_version)
+        assert isinstance(game, Game)
+        self._cache[game_id] = game
+        if len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+        return game

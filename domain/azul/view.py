@@ -1,0 +1,94 @@
+"""What players and spectators see of a game of Azul, its summary and its outcome
+(shared/rules/azul.md: every component named in "Setup" and "A round" is public; the bag's
+order is never stored, so there is nothing hidden to redact).
+
+All numbers a person reads are 1-based (factories, pattern lines, wall rows and columns);
+``factories[k - 1]`` is factory ``k``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.azul.state import OVER, PHASE_NAMES, AzulState, current_players
+from domain.azul.tiles import LETTERS, MARKER, SIZE, letters, wall_colour
+from domain.protocol import Outcome, Viewer
+
+COLOURED_WALL = ["".join(LETTERS[wall_colour(r, c)] for c in range(SIZE)) for r in range(SIZE)]
+"""The printed colours of the coloured wall, one string per row (rules, "Coloured wall")."""
+
+
+def _player(state: AzulState, seat: int) -> dict[str, Any]:
+    wall = state.wall[seat]
+    pending = state.pending[seat]
+    return {
+        "seat": seat,
+        "score": state.scores[seat],
+        "lines": [
+            {
+                "line": row + 1,
+                "colour": None if count == 0 else LETTERS[colour],
+                "count": count,
+            }
+            for row, (colour, count) in enumerate(
+                zip(state.line_colour[seat], state.line_count[seat], strict=True)
+            )
+        ],
+        "wall": [
+            [None if cell < 0 else LETTERS[cell] for cell in wall[r * SIZE : r * SIZE + SIZE]]
+            for r in range(SIZE)
+        ],
+        "floor": ["marker" if item == MARKER else LETTERS[item] for item in state.floor[seat]],
+        "marker": state.marker_holder == seat,
+        "pending_row": None if pending < 0 else pending + 1,
+    }
+
+
+def view(state: AzulState, viewer: Viewer) -> dict[str, Any]:
+    """The table as JSON-ready data: round, phase, current players, factories, centre with
+    the marker, bag and lid counts, options, and per player score, pattern lines, wall,
+    floor line and marker (docs/azul.md, "View"). Every viewer sees the same."""
+    return {
+        "game": "azul",
+        "options": {"wall": "gray" if state.gray else "colored"},
+        "round": state.round,
+        "phase": PHASE_NAMES[state.phase],
+        "current_players": current_players(state),
+        "first_player": state.first_player,
+        "viewer": viewer.seat,
+        "factories": [letters(counts) for counts in state.sources[1:]],
+        "centre": {"tiles": letters(state.sources[0]), "marker": state.marker_in_centre},
+        "marker_holder": None if state.marker_holder < 0 else state.marker_holder,
+        "bag": sum(state.bag),
+        "lid": sum(state.lid),
+        "wall_pattern": None if state.gray else list(COLOURED_WALL),
+        "players": [_player(state, seat) for seat in range(state.players)],
+    }
+
+
+def summary(state: AzulState) -> dict[str, Any]:
+    """``scores`` (per seat), ``round``, ``phase`` and ``finished``."""
+    return {
+        "scores": list(state.scores),
+        "round": state.round,
+        "phase": PHASE_NAMES[state.phase],
+        "finished": state.phase == OVER,
+    }
+
+
+def outcome(state: AzulState) -> Outcome | None:
+    """``None`` until ``GameEnded``; then final scores, ranks and winners, with bonuses,
+    complete rows and the reason the game ended as details (rules, "End of game")."""
+    result = state.result
+    if state.phase != OVER or result is None:
+        return None
+    return Outcome(
+        scores=list(state.scores),
+        ranks=list(result["ranks"]),
+        winners=list(result["winners"]),
+        details={
+            "reason": result["reason"],
+            "bonuses": [dict(b) for b in result["bonuses"]],
+            "complete_rows": list(result["complete_rows"]),
+        },
+    )

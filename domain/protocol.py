@@ -1,0 +1,183 @@
+"""The game protocol every game implements (DESIGN.md, "One protocol for every game").
+
+The application, the API, the bots and the conformance tests are written once against
+:class:`Rules`; a game joins the service by registering an object that satisfies it
+(see :mod:`domain.registry`).
+
+Conventions shared by every game:
+
+* Seats are numbered ``0 .. players-1``; a *player* in this protocol is a seat number.
+* A state is owned by whoever holds it. :meth:`Rules.evolve` may change the state it is
+  given in place and returns the state to use afterwards; :meth:`Rules.apply`,
+  :meth:`Rules.legal_moves`, :meth:`Rules.view` and :meth:`Rules.outcome` never change it.
+* Every state has an integer attribute ``random_position``: how many numbers of the game's
+  random stream (:mod:`domain.randomness`) have been used. An event that consumed random
+  numbers carries the position after it in its data (``"random_position"``), and
+  :meth:`Rules.evolve` stores it, so replaying events never needs a random generator and
+  a state knows where its stream continues (undo rewinds luck with the state).
+* Event data holds JSON-safe primitives only: ``dict`` with ``str`` keys, ``list``,
+  ``str``, ``int``, ``float``, ``bool`` and ``None``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+from domain.randomness import RandomStream
+
+JSON = Any
+"""A JSON-ready value (the result of ``json.loads``)."""
+
+State = TypeVar("State")
+Move = TypeVar("Move")
+
+
+class GameError(Exception):
+    """A move or a request the rules refuse; ``code`` is stable and machine-readable."""
+
+    code: str = "game-error"
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class InvalidMove(GameError):
+    """A move that is malformed: it cannot be read as a move of this game at all."""
+
+
+class IllegalMove(GameError):
+    """A well-formed move that the rules do not allow now (wrong turn, does not fit, ...)."""
+
+
+class InvalidOptions(GameError):
+    """Game options or a player count that the game does not support."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One domain event: ``type`` is its name in the game's words, in the past tense
+    (``TilesTaken``, ``WallTiled``); ``data`` holds JSON-safe primitives only."""
+
+    type: str
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """Who is looking: a seat (sees its own hidden information), a spectator
+    (``seat is None``) or an arbiter (sees what every seat sees, never the seed)."""
+
+    seat: int | None = None
+    arbiter: bool = False
+
+    @classmethod
+    def spectator(cls) -> Viewer:
+        """A viewer who holds no seat."""
+        return cls()
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of a finished game: final scores and 1-based ranks per seat (equal
+    ranks mean a shared place), the winning seats, and game-specific details."""
+
+    scores: list[int]
+    ranks: list[int]
+    winners: list[int]
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The outcome as JSON-ready primitives."""
+        return {
+            "scores": list(self.scores),
+            "ranks": list(self.ranks),
+            "winners": list(self.winners),
+            "details": dict(self.details),
+        }
+
+
+@runtime_checkable
+class Rules(Protocol[State, Move]):
+    """What a game must provide to be played through the service."""
+
+    name: str
+    """The registry key, e.g. ``"azul"``."""
+    min_players: int
+    max_players: int
+    event_types: tuple[str, ...]
+    """Every event type the game records, in its own words (``TilesTaken``, ...)."""
+
+    def setup(self, players: int, options: Mapping[str, Any]) -> State:
+        """Validate ``players`` and ``options`` and return the state before anything
+        random has happened. Raises :class:`InvalidOptions`."""
+        ...
+
+    def normalise_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Options with defaults filled in, as fixed at creation. Raises InvalidOptions."""
+        ...
+
+    def begin(self, state: State, rng: RandomStream) -> list[Event]:
+        """The opening events (the first random outcomes, e.g. factories filled)."""
+        ...
+
+    def current_players(self, state: State) -> list[int]:
+        """The seats that may act now (several during simultaneous phases); empty once
+        the game is over."""
+        ...
+
+    def legal_moves(self, state: State, player: int) -> list[Move]:
+        """Every move ``player`` may make now; empty when it is not their turn."""
+        ...
+
+    def apply(self, state: State, player: int, move: Move, rng: RandomStream) -> list[Event]:
+        """The events that ``player`` making ``move`` causes, including everything that
+        follows automatically (scoring, refills, the end of the game). Raises
+        :class:`IllegalMove`; the state is never changed."""
+        ...
+
+    def copy_state(self, state: State) -> State:
+        """An independent copy of ``state`` (evolving one never changes the other)."""
+        ...
+
+    def evolve(self, state: State, event: Event) -> State:
+        """The state after a recorded event. Replay uses only this."""
+        ...
+
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        """What ``viewer`` may see of the state, as JSON-ready primitives."""
+        ...
+
+    def outcome(self, state: State) -> Outcome | None:
+        """``None`` while the game runs; scores, ranks and winners once it has ended."""
+        ...
+
+    def summary(self, state: State) -> dict[str, Any]:
+        """A short public summary for lists and lobbies: at least ``scores`` (one per
+        seat) and ``round`` or ``turn`` as the game counts them."""
+        ...
+
+    def parse_move(self, data: JSON) -> Move:
+        """A move from its JSON form. Raises :class:`InvalidMove`."""
+        ...
+
+    def move_to_json(self, move: Move) -> dict[str, Any]:
+        """The JSON form of a move (``parse_move`` reads it back)."""
+        ...
+
+    def parse_notation(self, text: str) -> Move:
+        """A move from its compact text notation. Raises :class:`InvalidMove`."""
+        ...
+
+    def notation(self, move: Move) -> str:
+        """The compact text notation of a move."""
+        ...
+
+    def check_invariants(self, state: State) -> list[str]:
+        """Conservation laws of the game (all pieces accounted for, no negative score):
+        one sentence per violation, empty when the state is sound. Used by the
+        conformance run."""
+        ...

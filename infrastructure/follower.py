@@ -1,0 +1,141 @@
+"""Following the event log into a projection (DESIGN.md, "Read side").
+
+SQLite cannot notify, so :class:`LogFollower` polls the application recorder's
+``select_notifications`` from the view's tracking position, in batches. On PostgreSQL it
+uses the library's ``ApplicationSubscription`` (LISTEN/NOTIFY, the mechanism under the
+library's ``ProjectionRunner``) once it has caught up. Either way the view records each
+event's position in the same transaction as its rows, so an event is applied exactly once,
+even when two followers race (the loser's write is refused and skipped)."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any, Protocol
+
+from eventsourcing.application import Application
+from eventsourcing.persistence import IntegrityError, Tracking
+from eventsourcing.postgres import PostgresApplicationRecorder
+from eventsourcing.projection import ApplicationSubscription
+
+log = logging.getLogger(__name__)
+
+
+class FollowedProjection(Protocol):
+    """What a follower drives: a projection with its tracking view."""
+
+    name: str
+
+    @property
+    def view(self) -> Any:
+        """The view, a tracking recorder (``max_tracking_id``)."""
+        ...
+
+    def process_event(self, stored: Any, tracking: Tracking) -> None:
+        """Apply one event and record its tracking position."""
+        ...
+
+
+class LogFollower:
+    """Keeps one projection up to date with one application's event log."""
+
+    def __init__(
+        self,
+        app: Application[Any],
+        projection: FollowedProjection,
+        *,
+        interval: float = 0.05,
+        batch: int = 500,
+    ) -> None:
+        self.app = app
+        self.projection = projection
+        self.interval = interval
+        self.batch = batch
+        self.errors = 0
+        self._stop = threading.Event()
+        self._progress = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def position(self) -> int:
+        """The last notification id applied to the view (0 before any)."""
+        return self.projection.view.max_tracking_id(self.app.name) or 0
+
+    def catch_up(self) -> int:
+        """Apply every event recorded after the view's position; return how many."""
+        applied = 0
+        start = self.position + 1
+        while True:
+            notifications = self.app.recorder.select_notifications(start, self.batch)
+            if not notifications:
+                break
+            for notification in notifications:
+                self._apply(self.app.mapper.to_domain_event(notification), notification.id)
+                applied += 1
+            start = notifications[-1].id + 1
+        return applied
+
+    def _apply(self, stored: Any, notification_id: int) -> None:
+        try:
+            self.projection.process_event(stored, Tracking(self.app.name, notification_id))
+        except IntegrityError:
+            log.debug("%s: notification %d already applied", self.projection.name, notification_id)
+        with self._progress:
+            self._progress.notify_all()
+
+    def start(self) -> None:
+        """Follow the log in a background thread until :meth:`stop`."""
+        if self._thread is None:
+            self._stop.clear()
+            self._thread = threading.Thread(
+                target=self._run, name=f"follow-{self.projection.name}", daemon=True
+            )
+            self._thread.start()
+
+    def stop(self) -> None:
+        """Stop following and wait for the thread to end."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+            self._thread = None
+
+    def wait(self, notification_id: int, timeout: float = 5.0) -> bool:
+        """Block until the view has applied ``notification_id`` (True) or time runs out."""
+        deadline = time.monotonic() + timeout
+        with self._progress:
+            while self.position < notification_id:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                self._progress.wait(min(remaining, self.interval))
+        return True
+
+    def _run(self) -> None:
+        subscribing = isinstance(self.app.recorder, PostgresApplicationRecorder)
+        while not self._stop.is_set():
+            try:
+                self.catch_up()
+                if subscribing:
+                    self._follow_subscription()
+                else:
+                    self._stop.wait(self.interval)
+            except Exception:  # keep following: a failed batch is retried from the view's position
+                self.errors += 1
+                log.exception("%s: following the event log failed", self.projection.name)
+                self._stop.wait(1.0)
+
+    def _follow_subscription(self) -> None:
+        """PostgreSQL: wait on LISTEN/NOTIFY instead of polling."""
+        subscription = ApplicationSubscription(app=self.app, gt=self.position, topics=())
+        watcher = threading.Thread(target=self._stop_on_signal, args=(subscription,), daemon=True)
+        watcher.start()
+        with subscription:
+            for stored, tracking in subscription:
+                self._apply(stored, tracking.notification_id)
+                if self._stop.is_set():
+                    break
+
+    def _stop_on_signal(self, subscription: ApplicationSubscription[Any]) -> None:
+        self._stop.wait()
+        subscription.stop()

@@ -1,0 +1,72 @@
+"""One random-play conformance run for every registered game (DESIGN.md, in the spirit of
+OpenSpiel): a game joins it by registering, and must keep its conservation laws after every
+event, always offer the player to act a legal move, never offer moves to anyone else, and end.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from domain.protocol import Rules
+from domain.randomness import RandomStream
+from domain.registry import games
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How hard to exercise a game: how many games, with which options."""
+
+    games: int
+    options: list[dict[str, Any]] = field(default_factory=lambda: [{}])
+    max_moves: int = 5_000
+
+
+PLANS: dict[str, Plan] = {
+    "azul": Plan(games=1_000, options=[{"wall": "colored"}, {"wall": "gray"}]),
+}
+DEFAULT_PLAN = Plan(games=200)
+
+
+def play_one(rules: Rules[Any, Any], players: int, options: dict[str, Any], seed: int) -> int:
+    """Play one seeded random game, checking after every event; the number of moves."""
+    state = rules.setup(players, rules.normalise_options(options))
+    stream = RandomStream(f"conformance-{seed}", state.random_position)
+    for event in rules.begin(state, stream):
+        state = rules.evolve(state, event)
+        assert rules.check_invariants(state) == [], (seed, event)
+    bot = random.Random(seed)
+    for moves in range(PLANS.get(rules.name, DEFAULT_PLAN).max_moves):
+        acting = rules.current_players(state)
+        if not acting:
+            assert rules.outcome(state) is not None, f"game {seed} stopped without an outcome"
+            assert min(rules.outcome(state).scores) >= 0  # type: ignore[union-attr]
+            return moves
+        for idle in set(range(players)) - set(acting):
+            assert rules.legal_moves(state, idle) == [], f"seat {idle} may move out of turn"
+        player = bot.choice(acting)
+        legal = rules.legal_moves(state, player)
+        assert legal, f"game {seed}: seat {player} must act but has no legal move"
+        stream = RandomStream(f"conformance-{seed}", state.random_position)
+        for event in rules.apply(state, player, bot.choice(legal), stream):
+            state = rules.evolve(state, event)
+            problems = rules.check_invariants(state)
+            assert problems == [], (seed, event.type, problems)
+    raise AssertionError(f"game {seed} did not end")
+
+
+@pytest.mark.parametrize("name", sorted(games()))
+def test_random_play(name: str) -> None:
+    rules = games()[name]
+    plan = PLANS.get(name, DEFAULT_PLAN)
+    counts = range(rules.min_players, rules.max_players + 1)
+    ended = 0
+    for seed in range(plan.games):
+        players = counts[seed % len(counts)]
+        options = plan.options[(seed // len(counts)) % len(plan.options)]
+        assert play_one(rules, players, options, seed) > 0
+        ended += 1
+    assert ended == plan.games

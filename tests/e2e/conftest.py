@@ -1,0 +1,48 @@
+"""An HTTP client of the Flask app on a store (in-process WSGI)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from api.app import create_app
+from infrastructure.config import Settings
+from infrastructure.container import Services, build_services
+
+
+@pytest.fixture
+def http_services(tmp_path: Path) -> Iterator[Services]:
+    """The service on a SQLite file, as the README starts it."""
+    built = build_services(Settings(store="sqlite", sqlite_path=tmp_path / "e2e.db"))
+    yield built
+    built.close()
+
+
+@pytest.fixture
+def client(http_services: Services) -> FlaskClient:
+    """A client of the app, with the read models followed in the background."""
+    return create_app(http_services, follow=True).test_client()
+
+
+def bearer(token: str) -> dict[str, str]:
+    """The header that carries a seat token."""
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_game(client: FlaskClient, players: int = 2, **options: Any) -> tuple[str, list[str]]:
+    """Create a game over HTTP and join every seat; its id and the tokens."""
+    created = client.post(
+        "/api/v1/games", json={"game": "azul", "players": players, "options": options}
+    )
+    assert created.status_code == 201, created.json
+    game_id = created.json["id"]
+    tokens = []
+    for n in range(players):
+        joined = client.post(f"/api/v1/games/{game_id}/seats", json={"name": f"p{n}"})
+        assert joined.status_code == 201, joined.json
+        tokens.append(joined.json["token"])
+    return game_id, tokens

@@ -1,0 +1,56 @@
+"""Test helpers: start games and play random legal moves through the use cases."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+from application.service import GameLedger
+
+
+@dataclass
+class Table:
+    """A started game and the tokens of its seats."""
+
+    app: GameLedger
+    game_id: UUID
+    tokens: list[str]
+    bot: random.Random = field(default_factory=lambda: random.Random(7))
+
+    def step(self) -> bool:
+        """One random legal move by one of the seats to act; False once the game is over."""
+        version, seats = self.app.whose_turn(self.game_id)
+        if not seats:
+            return False
+        seat = self.bot.choice(seats)
+        moves = self.app.legal_moves(self.game_id, self.tokens[seat])["moves"]
+        self.app.play(self.game_id, self.tokens[seat], self.bot.choice(moves)["move"], version)
+        return True
+
+    def play_out(self, limit: int = 5000) -> None:
+        """Random moves until the game ends."""
+        for _ in range(limit):
+            if not self.step():
+                return
+        raise AssertionError("the game did not end")
+
+    def mover(self) -> tuple[int, int, dict[str, Any]]:
+        """The version, a seat to act and one of its legal moves (JSON)."""
+        version, seats = self.app.whose_turn(self.game_id)
+        seat = seats[0]
+        move = self.app.legal_moves(self.game_id, self.tokens[seat])["moves"][0]["move"]
+        return version, seat, move
+
+
+def start_game(
+    app: GameLedger,
+    players: int = 2,
+    options: dict[str, Any] | None = None,
+    seed: str | None = "test-seed",
+) -> Table:
+    """Create an Azul game and fill every seat."""
+    game_id = app.create_game("azul", players, options, seed=seed)
+    tokens = [app.join(game_id, f"player {n}", n).token for n in range(players)]
+    return Table(app, game_id, tokens)

@@ -1,0 +1,1 @@
+"""Unit tests of the Azul rules engine (domain/azul)."""
