@@ -36,6 +36,10 @@ class FollowedProjection(Protocol):
         """Apply one event and record its tracking position."""
         ...
 
+    def process_batch(self, events: list[Any], tracking: Tracking) -> None:
+        """Apply consecutive events, ending at ``tracking``, in one transaction."""
+        ...
+
 
 class LogFollower:
     """Keeps one projection up to date with one application's event log."""
@@ -70,17 +74,19 @@ class LogFollower:
             notifications = self.app.recorder.select_notifications(start, self.batch)
             if not notifications:
                 break
-            for notification in notifications:
-                self._apply(self.app.mapper.to_domain_event(notification), notification.id)
-                applied += 1
+            events = [self.app.mapper.to_domain_event(n) for n in notifications]
+            self._apply(events, notifications[-1].id)
+            applied += len(events)
             start = notifications[-1].id + 1
         return applied
 
-    def _apply(self, stored: Any, notification_id: int) -> None:
+    def _apply(self, events: list[Any], last_id: int) -> None:
         try:
-            self.projection.process_event(stored, Tracking(self.app.name, notification_id))
+            self.projection.process_batch(events, Tracking(self.app.name, last_id))
         except IntegrityError:
-            log.debug("%s: notification %d already applied", self.projection.name, notification_id)
+            # Another follower applied these first: the projection's cached games may be
+            # behind now, which it notices and repairs from the store.
+            log.debug("%s: notifications up to %d already applied", self.projection.name, last_id)
         with self._progress:
             self._progress.notify_all()
 
@@ -132,7 +138,7 @@ class LogFollower:
         watcher.start()
         with subscription:
             for stored, tracking in subscription:
-                self._apply(stored, tracking.notification_id)
+                self._apply([stored], tracking.notification_id)
                 if self._stop.is_set():
                     break
 

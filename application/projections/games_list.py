@@ -57,8 +57,8 @@ class GameRow:
 class GamesListView(Protocol):
     """Where the games list is kept (SQLite or PostgreSQL tables, infrastructure/)."""
 
-    def upsert_game(self, row: GameRow, tracking: Tracking) -> None:
-        """Write the row and record the tracking position, in one transaction; raise
+    def upsert_games(self, rows: list[GameRow], tracking: Tracking) -> None:
+        """Write the rows and record the tracking position, in one transaction; raise
         ``IntegrityError`` for a position already recorded (nothing is written)."""
         ...
 
@@ -123,10 +123,17 @@ class GamesListProjection:
 
     def process_event(self, stored: Any, tracking: Tracking) -> None:
         """Apply one stored event: recompute its game's row and record the position."""
-        if not isinstance(stored, Game.Event):
-            return
-        game = self._advance(stored)
-        self.view.upsert_game(row_of(game, stored.timestamp.isoformat()), tracking)
+        self.process_batch([stored], tracking)
+
+    def process_batch(self, events: list[Any], tracking: Tracking) -> None:
+        """Apply consecutive stored events ending at ``tracking``: each game's newest row
+        and the last position are written in one transaction (all or nothing)."""
+        rows: dict[UUID, GameRow] = {}
+        for stored in events:
+            if isinstance(stored, Game.Event):
+                game = self._advance(stored)
+                rows[game.id] = row_of(game, stored.timestamp.isoformat())
+        self.view.upsert_games(list(rows.values()), tracking)
 
     def forget(self) -> None:
         """Drop the cached games (before a rebuild)."""

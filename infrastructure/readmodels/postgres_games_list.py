@@ -36,15 +36,16 @@ class PostgresGamesListView(PostgresTrackingRecorder):
             )
         )
 
-    def upsert_game(self, row: GameRow, tracking: Tracking) -> None:
-        """Write the row and the tracking position together (exactly once)."""
+    def upsert_games(self, rows: list[GameRow], tracking: Tracking) -> None:
+        """Write the rows and the tracking position together (exactly once)."""
         statement = SQL(
             f"INSERT INTO {{}} ({COLUMNS}) VALUES ({_VALUES}) "
             f"ON CONFLICT (game_id) DO UPDATE SET {_UPDATES}"
         ).format(self.table)
         with self.datastore.transaction(commit=True) as curs:
             self._insert_tracking(curs, tracking)
-            curs.execute(statement, to_params(row))
+            for row in rows:
+                curs.execute(statement, to_params(row))
 
     def list_games(
         self, *, status: str | None, game: str | None, limit: int, offset: int

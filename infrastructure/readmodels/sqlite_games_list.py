@@ -29,13 +29,15 @@ class SQLiteGamesListView(SQLiteTrackingRecorder):
             "CREATE INDEX IF NOT EXISTS games_list_activity ON games_list (last_activity DESC)"
         )
 
-    def upsert_game(self, row: GameRow, tracking: Tracking) -> None:
-        """Write the row and the tracking position together (exactly once)."""
+    def upsert_games(self, rows: list[GameRow], tracking: Tracking) -> None:
+        """Write the rows and the tracking position together (exactly once)."""
         with self.datastore.transaction(commit=True) as c:
             self._insert_tracking(c, tracking)
-            c.execute(
-                f"INSERT OR REPLACE INTO games_list ({COLUMNS}) VALUES ({_VALUES})", to_params(row)
-            )
+            for row in rows:
+                c.execute(
+                    f"INSERT OR REPLACE INTO games_list ({COLUMNS}) VALUES ({_VALUES})",
+                    to_params(row),
+                )
 
     def list_games(
         self, *, status: str | None, game: str | None, limit: int, offset: int

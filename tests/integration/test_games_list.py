@@ -66,7 +66,7 @@ def test_each_event_is_applied_exactly_once(services: Services) -> None:
     game = services.app.game_at(table.game_id, row.version)
     changed = row_of(game, "2000-01-01T00:00:00+00:00")
     with pytest.raises(IntegrityError):
-        services.games_list.upsert_game(changed, Tracking(services.app.name, position))
+        services.games_list.upsert_games([changed], Tracking(services.app.name, position))
     assert services.games_list.all_rows() == [row]
     assert services.games_list_follower.catch_up() == 0
 
