@@ -3,6 +3,7 @@ and shapes the answer; errors are raised and turned into problem+json by api/err
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 from uuid import UUID
 
@@ -106,14 +107,22 @@ def list_games(query: dict[str, Any]) -> dict[str, Any]:
 
 @blp.route("/games", methods=["POST"])
 @blp.arguments(schemas.CreateGameRequest)
-@blp.response(201, schemas.GameViewSchema)
+@blp.response(201, schemas.CreatedGameSchema)
 @blp.doc(**_doc_errors(400, 404, 422))
 def create_game(body: dict[str, Any]) -> Any:
-    """Create a game; its seats are then joined with POST .../seats."""
+    """Create a game; its seats are then joined with POST .../seats. A tournament game's
+    creator receives the arbiter's token (shown once)."""
     rules_for(body["game"])
     app = services().app
-    game_id = app.create_game(body["game"], body["players"], body["options"])
-    view = app.view(game_id)
+    arbiter = secrets.token_urlsafe(32) if body["settings"].get("tournament") else None
+    game_id = app.create_game(
+        body["game"],
+        body["players"],
+        body["options"],
+        settings=body["settings"],
+        arbiter_token=arbiter,
+    )
+    view = {**app.view(game_id), "arbiter_token": arbiter}
     return with_etag(view, view["version"], 201)
 
 
@@ -183,6 +192,87 @@ def event_log(query: dict[str, Any], game_id: str) -> Any:
         game_uuid(game_id), bearer_token(), query["after"], query["limit"], types
     )
     return with_etag(page, page["version"])
+
+
+@blp.route("/games/<game_id>/turns", methods=["GET"])
+@blp.arguments(schemas.TurnsQuery, location="query")
+@blp.response(200, schemas.TurnListSchema)
+@blp.doc(**_doc_errors(404))
+def list_turns(query: dict[str, Any], game_id: str) -> Any:
+    """The turn index (a read model): who moved, the versions of each turn, its notation;
+    turns taken back carry the version of the undo."""
+    uuid = game_uuid(game_id)
+    services().app.whose_turn(uuid)  # 404 for an unknown game
+    rows = services().turns.turns_of(str(uuid), include_undone=query["include_undone"])
+    return {"items": [r.to_json() for r in rows]}
+
+
+@blp.route("/games/<game_id>/turns/<int:turn>", methods=["GET"])
+@blp.response(200, schemas.GameViewSchema)
+@blp.doc(**_doc_errors(403, 404))
+def view_after_turn(game_id: str, turn: int) -> Any:
+    """The game as it was after ``turn`` (0: before the first move), for the viewer."""
+    view = services().app.view_after_turn(game_uuid(game_id), turn, bearer_token())
+    return with_etag(view, view["version"])
+
+
+@blp.route("/games/<game_id>/undo-requests", methods=["POST"])
+@blp.arguments(schemas.UndoRequest)
+@blp.response(200, schemas.PlayedSchema)
+@blp.doc(**_doc_errors(403, 404, 409, 422))
+def request_undo(body: dict[str, Any], game_id: str) -> Any:
+    """Ask to take back your own last turn(s): at once with undo 'free', after every other
+    player accepts with 'consent'."""
+    done = services().app.request_undo(
+        game_uuid(game_id), required_token(), body["turns"], expected_version(body)
+    )
+    return with_etag(
+        {"game_id": game_id, "version": done.version, "events": done.events}, done.version
+    )
+
+
+@blp.route("/games/<game_id>/undo-requests/answer", methods=["POST"])
+@blp.arguments(schemas.UndoAnswer)
+@blp.response(200, schemas.PlayedSchema)
+@blp.doc(**_doc_errors(403, 404, 409, 422))
+def answer_undo(body: dict[str, Any], game_id: str) -> Any:
+    """Accept or refuse the pending undo request."""
+    done = services().app.answer_undo(
+        game_uuid(game_id), required_token(), body["accept"], expected_version(body)
+    )
+    return with_etag(
+        {"game_id": game_id, "version": done.version, "events": done.events}, done.version
+    )
+
+
+@blp.route("/games/<game_id>/arbiter/undo", methods=["POST"])
+@blp.arguments(schemas.ArbiterUndoRequest)
+@blp.response(200, schemas.PlayedSchema)
+@blp.doc(**_doc_errors(403, 404, 409, 422))
+def arbiter_undo(body: dict[str, Any], game_id: str) -> Any:
+    """The arbiter takes the game back to the end of a turn, with a recorded reason."""
+    done = services().app.arbiter_undo(
+        game_uuid(game_id),
+        required_token(),
+        body["turn"],
+        body["reason"],
+        expected_version(body),
+    )
+    return with_etag(
+        {"game_id": game_id, "version": done.version, "events": done.events}, done.version
+    )
+
+
+@blp.route("/games/<game_id>/forks", methods=["POST"])
+@blp.arguments(schemas.ForkRequest)
+@blp.response(201, schemas.GameViewSchema)
+@blp.doc(**_doc_errors(403, 404))
+def fork_game(body: dict[str, Any], game_id: str) -> Any:
+    """Start an analysis game from this game's state after a turn (never a result)."""
+    app = services().app
+    fork_id = app.fork(game_uuid(game_id), body["turn"], bearer_token())
+    view = app.view(fork_id)
+    return with_etag(view, view["version"], 201)
 
 
 def expected_version(body: dict[str, Any]) -> int:

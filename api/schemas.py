@@ -10,6 +10,16 @@ class StrictSchema(Schema):
     """Requests refuse unknown fields (marshmallow's default)."""
 
 
+class LedgerSettingsSchema(StrictSchema):
+    undo = fields.String(
+        validate=validate.OneOf(["none", "consent", "free"]),
+        metadata={"description": "Who may take turns back (default consent; none in tournaments)"},
+    )
+    tournament = fields.Boolean(
+        metadata={"description": "Only the arbiter may undo; the creator receives its token"}
+    )
+
+
 class CreateGameRequest(StrictSchema):
     game = fields.String(required=True, metadata={"description": "Registered game, e.g. azul"})
     players = fields.Integer(required=True, validate=validate.Range(min=1, max=12))
@@ -18,6 +28,53 @@ class CreateGameRequest(StrictSchema):
         load_default=dict,
         metadata={"description": "Game options, fixed at creation"},
     )
+    settings = fields.Nested(LedgerSettingsSchema, load_default=dict)
+
+
+class UndoRequest(StrictSchema):
+    turns = fields.Integer(
+        load_default=1,
+        validate=validate.Range(min=1),
+        metadata={"description": "How many of your own last turns"},
+    )
+    expected_version = fields.Integer(load_default=None)
+
+
+class UndoAnswer(StrictSchema):
+    accept = fields.Boolean(required=True)
+    expected_version = fields.Integer(load_default=None)
+
+
+class ArbiterUndoRequest(StrictSchema):
+    turn = fields.Integer(
+        required=True,
+        validate=validate.Range(min=0),
+        metadata={"description": "Go back to the end of this turn"},
+    )
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=500))
+    expected_version = fields.Integer(load_default=None)
+
+
+class ForkRequest(StrictSchema):
+    turn = fields.Integer(required=True, validate=validate.Range(min=0))
+
+
+class TurnsQuery(Schema):
+    include_undone = fields.Boolean(load_default=True)
+
+
+class TurnSchema(Schema):
+    turn = fields.Integer()
+    seat = fields.Integer()
+    first_version = fields.Integer()
+    last_version = fields.Integer()
+    notation = fields.String()
+    summary = fields.String()
+    undone_at = fields.Integer(allow_none=True)
+
+
+class TurnListSchema(Schema):
+    items = fields.List(fields.Nested(TurnSchema))
 
 
 class JoinRequest(StrictSchema):
@@ -77,6 +134,7 @@ class GameRowSchema(Schema):
     players = fields.Integer()
     seats = fields.List(fields.Nested(SeatSchema))
     current_players = fields.List(fields.Integer())
+    analysis = fields.Boolean()
     scores = fields.List(fields.Integer())
     round = fields.Integer(allow_none=True)
     version = fields.Integer()
@@ -113,6 +171,10 @@ class GameViewSchema(Schema):
     seats = fields.List(fields.Nested(SeatSchema))
     viewer = fields.Nested(ViewerSchema)
     current_players = fields.List(fields.Integer())
+    settings = fields.Dict()
+    analysis = fields.Dict(allow_none=True, metadata={"description": "Source of an analysis game"})
+    undo_request = fields.Dict(allow_none=True)
+    chain_head = fields.String(metadata={"description": "Hash of the game's latest event"})
     seed_sha256 = fields.String(metadata={"description": "SHA-256 commitment to the secret seed"})
     seed = fields.String(allow_none=True, metadata={"description": "Revealed when the game ends"})
     moves = fields.Integer()
@@ -120,6 +182,12 @@ class GameViewSchema(Schema):
     updated_at = fields.String()
     state = fields.Dict(metadata={"description": "The game's own view for this viewer"})
     outcome = fields.Nested(OutcomeSchema, allow_none=True)
+
+
+class CreatedGameSchema(GameViewSchema):
+    arbiter_token = fields.String(
+        allow_none=True, metadata={"description": "Tournament games: the arbiter's secret token"}
+    )
 
 
 class JoinedSchema(Schema):
@@ -151,6 +219,8 @@ class EventSchema(Schema):
     type = fields.String()
     timestamp = fields.String()
     data = fields.Dict()
+    prev_hash = fields.String()
+    hash = fields.String()
 
 
 class EventPageSchema(Schema):

@@ -6,10 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.game import SECRET_FIELDS, Game
+from domain.game import Game
 from domain.protocol import Event, Viewer
-
-_ENVELOPE = frozenset({"originator_id", "originator_version", "timestamp", "originator_topic"})
 
 
 def status_of(game: Game) -> str:
@@ -42,6 +40,10 @@ def present_game(game: Game, viewer: Viewer) -> dict[str, Any]:
         "seats": seats_of(game),
         "viewer": {"seat": viewer.seat, "arbiter": viewer.arbiter},
         "current_players": rules.current_players(game.state) if game.started else [],
+        "settings": game.settings,
+        "analysis": game.analysis,
+        "undo_request": game.undo_request,
+        "chain_head": game.chain_head,
         "seed_sha256": game.seed_sha256,
         "seed": game.seed if finished else None,
         "moves": game.moves,
@@ -54,24 +56,24 @@ def present_game(game: Game, viewer: Viewer) -> dict[str, Any]:
 
 def event_type(stored: Game.Event) -> str:
     """The event's name as the log shows it (``Created``, ``SeatJoined``, ``TilesTaken``)."""
-    if isinstance(stored, Game.Played):
-        return stored.game_event_type
-    return type(stored).__name__
+    return stored.type_name
 
 
 def present_event(game: Game, stored: Game.Event, viewer: Viewer) -> dict[str, Any]:
-    """One stored event as the log shows it to ``viewer``: envelope and redacted data."""
-    name = event_type(stored)
+    """One stored event as the log shows it to ``viewer``: envelope, redacted data, and its
+    links of the hash chain."""
+    name = stored.type_name
     if isinstance(stored, Game.Played):
         data = _game_event_data(game, Event(name, stored.data), viewer)
     else:
-        secret = SECRET_FIELDS.get(name, frozenset())
-        data = {k: v for k, v in vars(stored).items() if k not in _ENVELOPE | secret}
+        data = stored.public_data()
     return {
         "version": stored.originator_version,
         "type": name,
         "timestamp": stored.timestamp.isoformat(),
         "data": data,
+        "prev_hash": stored.prev_hash,
+        "hash": stored.hash,
     }
 
 

@@ -11,7 +11,7 @@ import hashlib
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -23,8 +23,11 @@ from domain.game import Game, register_game_events
 from domain.protocol import Rules, Viewer
 from domain.randomness import commitment, new_seed
 from domain.registry import games, rules_for
+from domain.undo import normalise_settings
 
 MAX_PAGE = 500
+SNAPSHOT_INTERVAL = 50
+"""A snapshot every 50 events: a view at any version replays at most 49 events."""
 
 
 def token_digest(token: str) -> str:
@@ -53,6 +56,7 @@ class GameLedger(Application[UUID]):
     """Every game of every registered kind, in one event store."""
 
     name = "gameledger"  # pinned: PostgreSQL tables are named after it
+    snapshotting_intervals: ClassVar[dict[Any, int]] = {Game: SNAPSHOT_INTERVAL}
 
     def __init__(self, env: dict[str, str] | None = None) -> None:
         super().__init__(env)
@@ -67,16 +71,52 @@ class GameLedger(Application[UUID]):
         players: int,
         options: dict[str, Any] | None = None,
         *,
+        settings: dict[str, Any] | None = None,
+        arbiter_token: str | None = None,
         seed: str | None = None,
     ) -> UUID:
-        """Create a game of a registered kind with its seats and options fixed; a secret seed
-        is made now and only its SHA-256 commitment is public. (``seed`` is for tools that
-        replay known games, such as ``simulate --seed``; the HTTP API never takes one.)"""
+        """Create a game of a registered kind with its seats, options and ledger settings
+        (undo policy, tournament) fixed; a secret seed is made now and only its SHA-256
+        commitment is public. A tournament game needs the arbiter's token. (``seed`` is for
+        tools that replay known games, such as ``simulate --seed``; the API never takes one.)
+        """
         rules = rules_for(game)
         fixed = rules.normalise_options(options or {})
+        ledger = normalise_settings(settings)
+        if ledger["tournament"] and not arbiter_token:
+            raise BadRequest("arbiter-required", "A tournament game needs an arbiter token.")
         seed = seed or new_seed()
-        aggregate = Game(
-            game=game, players=players, options=fixed, seed=seed, seed_sha256=commitment(seed)
+        aggregate = Game.create(
+            game=game,
+            players=players,
+            options=fixed,
+            settings=ledger,
+            seed=seed,
+            seed_sha256=commitment(seed),
+            arbiter_sha256=token_digest(arbiter_token) if arbiter_token else "",
+        )
+        self.save(aggregate)
+        return aggregate.id
+
+    def fork(self, game_id: UUID, turn: int, token: str | None = None) -> UUID:
+        """Start an analysis game from ``game_id``'s state after ``turn``: same kind, seats,
+        options; the rules' events of the line of play so far as its prelude; a new seed (so
+        the source's future draws stay secret); linked to its source and never a result."""
+        source = self._game(game_id)
+        self._viewer(source, token)
+        version = self._version_after_turn(source, turn)
+        at = self._game(game_id, version) if version != source.version else source
+        seed = new_seed()
+        analysis = {"source": str(game_id), "turn": turn, "version": version}
+        aggregate = Game.create(
+            game=source.game,
+            players=source.players,
+            options=source.options,
+            settings={"undo": "free", "tournament": False},
+            seed=seed,
+            seed_sha256=commitment(seed),
+            analysis=analysis,
+            prelude=[[type_name, data] for _, type_name, data in at.effective],
         )
         self.save(aggregate)
         return aggregate.id
@@ -100,21 +140,55 @@ class GameLedger(Application[UUID]):
         its consequences are saved in one transaction, or nothing is."""
         game = self._game(game_id)
         seat = self._seat(game, token)
-        if expected_version != game.version:
-            raise Conflict(
-                "stale-version",
-                f"The move was made on version {expected_version}, "
-                f"but the game is at version {game.version}.",
-            )
+        _check_version(game, expected_version)
         game.play(seat, move)
+        return self._save_command(game)
+
+    def _save_command(self, game: Game) -> Played:
         count = len(game.pending_events)
         try:
             self.save(game)
         except IntegrityError:
             raise Conflict(
-                "stale-version", "Another move was saved first; reload the game and try again."
+                "stale-version", "Another command was saved first; reload and try again."
             ) from None
         return Played(version=game.version, events=count)
+
+    def request_undo(
+        self, game_id: UUID, token: str, turns: int = 1, expected_version: int | None = None
+    ) -> Played:
+        """The token's seat asks to take back its own last ``turns`` turns (domain/undo.py)."""
+        game = self._game(game_id)
+        seat = self._seat(game, token)
+        _check_version(game, expected_version)
+        game.request_undo(seat, turns)
+        return self._save_command(game)
+
+    def answer_undo(
+        self, game_id: UUID, token: str, accept: bool, expected_version: int | None = None
+    ) -> Played:
+        """The token's seat accepts or refuses the pending undo request."""
+        game = self._game(game_id)
+        seat = self._seat(game, token)
+        _check_version(game, expected_version)
+        game.answer_undo(seat, accept)
+        return self._save_command(game)
+
+    def arbiter_undo(
+        self,
+        game_id: UUID,
+        arbiter_token: str,
+        turn: int,
+        reason: str,
+        expected_version: int | None = None,
+    ) -> Played:
+        """The arbiter takes the game back to the end of ``turn``, with a reason."""
+        game = self._game(game_id)
+        if not game.arbiter_sha256 or token_digest(arbiter_token) != game.arbiter_sha256:
+            raise InvalidToken("invalid-token", "That is not this game's arbiter token.")
+        _check_version(game, expected_version)
+        game.arbiter_undo(turn, reason)
+        return self._save_command(game)
 
     # Queries
 
@@ -136,6 +210,21 @@ class GameLedger(Application[UUID]):
     def viewer(self, game_id: UUID, token: str | None) -> Viewer:
         """The viewer a token stands for: its seat, or a spectator without a token."""
         return self._viewer(self._game(game_id), token)
+
+    def view_after_turn(self, game_id: UUID, turn: int, token: str | None = None) -> dict[str, Any]:
+        """The game as it was after ``turn`` of the current line of play (0: before the
+        first move), for the token's holder."""
+        game = self._game(game_id)
+        self._viewer(game, token)
+        return self.view(game_id, token, self._version_after_turn(game, turn))
+
+    @staticmethod
+    def _version_after_turn(game: Game, turn: int) -> int:
+        if not 0 <= turn <= game.moves:
+            raise NotFound("no-such-turn", f"The game has turns 0 to {game.moves}.")
+        if turn == game.moves:
+            return game.version
+        return game.turns[turn][0] - 1
 
     def view(
         self, game_id: UUID, token: str | None = None, version: int | None = None
@@ -211,7 +300,11 @@ class GameLedger(Application[UUID]):
         return seat
 
     def _viewer(self, game: Game, token: str | None) -> Viewer:
-        return Viewer() if not token else Viewer(seat=self._seat(game, token))
+        if not token:
+            return Viewer()
+        if game.arbiter_sha256 and token_digest(token) == game.arbiter_sha256:
+            return Viewer(arbiter=True)
+        return Viewer(seat=self._seat(game, token))
 
 
 def project_game(game: Game | None, events: Iterable[Any]) -> Game | None:
@@ -220,6 +313,16 @@ def project_game(game: Game | None, events: Iterable[Any]) -> Game | None:
     for stored in events:
         game = stored.mutate(game)
     return game
+
+
+def _check_version(game: Game, expected_version: int | None) -> None:
+    """A command decided on an older version than the game's is a conflict."""
+    if expected_version is not None and expected_version != game.version:
+        raise Conflict(
+            "stale-version",
+            f"The command was decided on version {expected_version}, "
+            f"but the game is at version {game.version}.",
+        )
 
 
 def _first_free(game: Game) -> int:

@@ -33,7 +33,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(store="sqlite", sqlite_path=Path(tmp) / "b.db", follow_interval=0.05)
         services = build_services(settings)
-        follower = services.games_list_follower
+        model = services.read_models["games_list"]
+        follower = model.follower
         follower.start()
         lags: list[int] = []
         stop = threading.Event()
@@ -61,8 +62,8 @@ def main() -> None:
         sampler.join()
         follower.stop()
 
-        services.games_list.clear(services.app.name)
-        services.games_list_projection.forget()
+        model.view.clear(services.app.name)
+        model.projection.forget()
         cold = time.perf_counter()
         applied = follower.catch_up()
         catch_up_seconds = time.perf_counter() - cold

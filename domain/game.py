@@ -1,39 +1,43 @@
 """The game aggregate: one event-sourced aggregate per game, for every registered game
-(DESIGN.md, "Events are the record"; "Write side").
+(DESIGN.md, "Events are the record"; "Write side"; issue 3 for the chain and undo).
 
-The aggregate is written once against the protocol (:mod:`domain.protocol`). The events it
-stores are:
+The events it stores:
 
-* ``Game.Created`` — which game, how many seats, the options fixed at creation, the public
-  SHA-256 commitment to the secret seed (and the seed itself, which every reader of the log
-  has redacted until the game ends; see :data:`SECRET_FIELDS`);
-* ``Game.SeatJoined`` — a seat taken, with the SHA-256 of its secret token;
-* ``Game.MoveMade`` — who moved and the move, in JSON and in notation: what the player did;
-* one event class per event type of the game, in the game's own words (``TilesTaken``,
-  ``WallTiled``, ...), whose topic is ``domain.<game>:<Type>``: what the rules made of it.
+* ``Created`` — the game's kind, seats, options, ledger settings (undo policy, tournament),
+  the SHA-256 commitment to the secret seed (the seed itself and the arbiter's token digest
+  are secret fields no reader is shown), and for an analysis game its source and prelude;
+* ``SeatJoined`` — a seat taken (its token's SHA-256 is secret);
+* ``MoveMade`` — who moved and the move: what the player did. It starts a turn;
+* the game's own events, one class per type in the game's words, topic ``domain.<game>:<Type>``;
+* ``UndoRequested``, ``UndoAnswered``, ``TurnsUndone`` — see :mod:`domain.undo`.
 
-A turn's events are triggered together and saved by one ``Application.save`` call, so a
-turn is all or nothing. Every random outcome is drawn before its event is triggered (inside
-``Rules.apply``) and stored in the event; the event bodies only call ``Rules.evolve``.
+Every event carries ``prev_hash`` and ``hash`` (:mod:`domain.chain`). A turn's events are
+triggered together and saved by one ``Application.save``: a turn is all or nothing. Random
+outcomes are drawn inside ``Rules.apply`` before any event is triggered; event bodies only
+evolve the state.
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar, cast
+from uuid import UUID, uuid4
 
 from eventsourcing.domain import Aggregate, event
-from eventsourcing.utils import register_topic
+from eventsourcing.domain import Snapshot as LibrarySnapshot
+from eventsourcing.utils import get_topic, register_topic
 
+from domain import chain, undo
 from domain.protocol import Event as RulesEvent
 from domain.protocol import GameError, Rules
 from domain.randomness import RandomStream
 from domain.registry import rules_for
 
 SECRET_FIELDS: dict[str, frozenset[str]] = {
-    "Created": frozenset({"seed"}),
+    "Created": frozenset({"seed", "arbiter_sha256"}),
     "SeatJoined": frozenset({"token_sha256"}),
 }
-"""Fields of ledger events that no reader of the event log is shown."""
+"""Fields of ledger events that no reader of the event log is shown (nor hashed)."""
+CHAIN_FIELDS = frozenset({"prev_hash", "hash"})
 
 
 def copy_json(value: Any) -> Any:
@@ -46,7 +50,7 @@ def copy_json(value: Any) -> Any:
 
 
 class GameNotReady(GameError):
-    """A move on a game whose seats are not all taken yet."""
+    """A move on a game whose seats are not all taken yet, or while an undo is pending."""
 
 
 class SeatUnavailable(GameError):
@@ -59,18 +63,69 @@ class Game(Aggregate):
     class_version = 1
 
     class Event(Aggregate.Event):
-        """Base of every event of a game."""
+        """Base of every event of a game: each is a link of the game's hash chain."""
 
         class_version = 1
+        prev_hash: str
+        hash: str
+
+        @property
+        def type_name(self) -> str:
+            """The event's name as the log shows it."""
+            return type(self).__name__
+
+        def public_data(self) -> dict[str, Any]:
+            """The data the log shows and the chain hashes."""
+            hidden = SECRET_FIELDS.get(self.type_name, frozenset()) | CHAIN_FIELDS | _ENVELOPE
+            return {k: v for k, v in vars(self).items() if k not in hidden}
+
+        def mutate(self, aggregate: Any) -> Any:
+            """Apply the event, then move the game's chain head on to it."""
+            game = super().mutate(aggregate)
+            assert game is not None
+            game.chain_head = self.hash
+            return game
 
     class Created(Event, Aggregate.Created):
-        """The game was created: its kind, seats, options and seed commitment."""
+        """The game was created."""
 
         game: str
         players: int
         options: dict[str, Any]
+        settings: dict[str, Any]
         seed: str
         seed_sha256: str
+        arbiter_sha256: str
+        analysis: dict[str, Any] | None
+        prelude: list[list[Any]]
+
+    class Snapshot(LibrarySnapshot):
+        """The game at a version, its state written by the rules' ``state_to_json`` (views
+        at a version of a long game start from the snapshot before it)."""
+
+        @classmethod
+        def take(cls, aggregate: Any) -> Any:
+            """The snapshot of ``aggregate`` as it is now."""
+            game = cast(Game, aggregate)
+            state = {
+                k: v
+                for k, v in vars(game).items()
+                if k not in ("_id", "_version", "_pending_events")
+            }
+            state["state"] = game.rules.state_to_json(game.state)
+            return cls(
+                originator_id=game.id,
+                originator_version=game.version,
+                timestamp=cls.create_timestamp(),
+                topic=get_topic(type(game)),
+                state=copy_json(state),
+            )
+
+        def mutate(self, _: None) -> Any:
+            """The game the snapshot was taken of."""
+            game = cast(Game, super().mutate(None))
+            game.state = game.rules.state_from_json(game.state)
+            return game
 
     class Played(Event):
         """Base of the game's own events: ``data`` is the protocol event's data."""
@@ -78,35 +133,102 @@ class Game(Aggregate):
         data: dict[str, Any]
         game_event_type: ClassVar[str] = ""
 
+        @property
+        def type_name(self) -> str:
+            """The game's own name for the event (``TilesTaken``)."""
+            return self.game_event_type
+
+        def public_data(self) -> dict[str, Any]:
+            """The rules' data, as recorded."""
+            return self.data
+
         def apply(self, aggregate: Aggregate) -> None:
             """Evolve the state by this event (the rules' ``evolve``, nothing else)."""
             game = cast(Game, aggregate)
+            game.effective.append([self.originator_version, self.game_event_type, self.data])
             domain_event = RulesEvent(self.game_event_type, copy_json(self.data))
             game.state = game.rules.evolve(game.state, domain_event)
 
+    @classmethod
+    def create(
+        cls,
+        *,
+        game: str,
+        players: int,
+        options: dict[str, Any],
+        settings: dict[str, Any],
+        seed: str,
+        seed_sha256: str,
+        arbiter_sha256: str = "",
+        analysis: dict[str, Any] | None = None,
+        prelude: list[list[Any]] | None = None,
+    ) -> Game:
+        """A new game; its creation event is the first link of its chain."""
+        game_id = uuid4()
+        fields: dict[str, Any] = {
+            "game": game,
+            "players": players,
+            "options": options,
+            "settings": settings,
+            "seed": seed,
+            "seed_sha256": seed_sha256,
+            "arbiter_sha256": arbiter_sha256,
+            "analysis": analysis,
+            "prelude": prelude or [],
+        }
+        timestamp = cls.Created.create_timestamp()
+        digest = _link(chain.GENESIS, ("Created", game_id, 1, timestamp), fields)
+        return cls._create(
+            cls.Created,
+            id=game_id,
+            timestamp=timestamp,
+            prev_hash=chain.GENESIS,
+            hash=digest,
+            **fields,
+        )
+
     @event(Created)
     def __init__(
-        self, game: str, players: int, options: dict[str, Any], seed: str, seed_sha256: str
+        self,
+        *,
+        game: str,
+        players: int,
+        options: dict[str, Any],
+        settings: dict[str, Any],
+        seed: str,
+        seed_sha256: str,
+        arbiter_sha256: str,
+        analysis: dict[str, Any] | None,
+        prelude: list[list[Any]],
     ) -> None:
         self.game = game
         self.players = players
         self.options = copy_json(options)
+        self.settings = copy_json(settings)
         self.seed = seed
         self.seed_sha256 = seed_sha256
+        self.arbiter_sha256 = arbiter_sha256
+        self.analysis = copy_json(analysis)
         self.seats: list[dict[str, str] | None] = [None] * players
-        self.moves = 0
-        self.state: Any = rules_for(game).setup(players, self.options)
+        self.turns: list[list[int]] = []
+        self.effective: list[list[Any]] = [[1, t, d] for t, d in prelude]
+        self.undo_request: dict[str, Any] | None = None
+        self.chain_head = chain.GENESIS
+        self.state: Any = self._replay_effective()
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
-        """A copy for one command or query: the rules copy the state (their
-        ``copy_state`` is far cheaper than a generic deep copy); the rest is small."""
-        clone = object.__new__(type(self))
-        clone.__dict__.update(self.__dict__)
-        clone.options = copy_json(self.options)
-        clone.seats = [None if seat is None else dict(seat) for seat in self.seats]
-        clone.state = self.rules.copy_state(self.state)
-        clone.__dict__["_pending_events"] = list(self.__dict__.get("_pending_events", []))
-        return clone
+    def trigger_event(self, event_class: type[Any], **kwargs: Any) -> None:
+        """Trigger an event as the next link of the chain (its hash covers its content)."""
+        version = self.version + 1
+        timestamp = event_class.create_timestamp()
+        if issubclass(event_class, Game.Played):
+            name, data = event_class.game_event_type, kwargs["data"]
+        else:
+            name = event_class.__name__
+            data = {k: v for k, v in kwargs.items() if k not in SECRET_FIELDS.get(name, ())}
+        digest = _link(self.chain_head, (name, self.id, version, timestamp), data)
+        super().trigger_event(
+            event_class, timestamp=timestamp, prev_hash=self.chain_head, hash=digest, **kwargs
+        )
 
     @property
     def rules(self) -> Rules[Any, Any]:
@@ -123,6 +245,25 @@ class Game(Aggregate):
         """The rules say the game is over."""
         return self.rules.outcome(self.state) is not None
 
+    @property
+    def moves(self) -> int:
+        """Turns played on the current line of play (undone turns do not count)."""
+        return len(self.turns)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        """A copy for one command or query: the rules copy the state (far cheaper than a
+        generic deep copy); the lists of the line of play are copied shallowly (their items
+        are never changed, only appended or cut)."""
+        clone = object.__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        clone.seats = [None if seat is None else dict(seat) for seat in self.seats]
+        clone.turns = list(self.turns)
+        clone.effective = list(self.effective)
+        clone.undo_request = copy_json(self.undo_request)
+        clone.state = self.rules.copy_state(self.state)
+        clone.__dict__["_pending_events"] = list(self.__dict__.get("_pending_events", []))
+        return clone
+
     def seat_of(self, token_sha256: str) -> int | None:
         """The seat whose token has this SHA-256, if any."""
         for index, seat in enumerate(self.seats):
@@ -130,15 +271,17 @@ class Game(Aggregate):
                 return index
         return None
 
+    # Seats and moves
+
     def join(self, seat: int, name: str, token_sha256: str) -> None:
         """Take a free seat; when the last seat is taken, the game begins (its opening
-        random outcomes are drawn and recorded)."""
+        random outcomes are drawn and recorded; an analysis game continues its prelude)."""
         if not 0 <= seat < self.players:
             raise SeatUnavailable("no-such-seat", f"Seat {seat} does not exist in this game.")
         if self.seats[seat] is not None:
             raise SeatUnavailable("seat-taken", f"Seat {seat} is already taken.")
         self._seat_joined(seat=seat, name=name, token_sha256=token_sha256)
-        if self.started:
+        if self.started and not self.effective:
             self._record(self.rules.begin(self.state, self._random_stream()))
 
     @event("SeatJoined")
@@ -151,6 +294,8 @@ class Game(Aggregate):
         recorded."""
         if not self.started:
             raise GameNotReady("game-not-started", "Not every seat has been taken yet.")
+        if self.undo_request is not None:
+            raise GameNotReady("undo-pending", "An undo request is waiting for answers.")
         rules = self.rules
         move = rules.parse_move(move_json)
         events = rules.apply(self.state, seat, move, self._random_stream())
@@ -159,7 +304,95 @@ class Game(Aggregate):
 
     @event("MoveMade")
     def _move_made(self, seat: int, move: dict[str, Any], notation: str) -> None:
-        self.moves += 1
+        self.turns.append([self.version + 1, seat])  # this event's version
+
+    # Undo (domain/undo.py)
+
+    def request_undo(self, seat: int, turns: int = 1) -> None:
+        """A player asks to take back their own last ``turns`` turns."""
+        self._undoable()
+        undo.players_may_undo(self.settings)
+        to_version = undo.own_turns_boundary(self.turns, seat, turns)
+        taken_back = sum(1 for version, _ in self.turns if version > to_version)
+        if self.settings["undo"] == "free":
+            self._turns_undone(
+                to_version=to_version, turns=taken_back, by="player", seat=seat, reason=""
+            )
+            return
+        others = [s for s in range(self.players) if s != seat]
+        self._undo_requested(seat=seat, to_version=to_version, turns=taken_back, waiting=others)
+
+    @event("UndoRequested")
+    def _undo_requested(self, seat: int, to_version: int, turns: int, waiting: list[int]) -> None:
+        self.undo_request = {
+            "seat": seat,
+            "to_version": to_version,
+            "turns": turns,
+            "waiting": list(waiting),
+        }
+
+    def answer_undo(self, seat: int, accept: bool) -> None:
+        """Another player accepts or refuses the pending request; the last acceptance
+        takes the game back, one refusal ends the request."""
+        request = self.undo_request
+        if request is None:
+            raise undo.UndoRefused("no-undo-request", "No undo request is waiting.")
+        if seat not in request["waiting"]:
+            raise undo.UndoRefused("not-asked", f"Seat {seat} is not asked to answer.")
+        self._undo_answered(seat=seat, accepted=accept)
+        if self.undo_request is not None and not self.undo_request["waiting"]:
+            self._turns_undone(
+                to_version=request["to_version"],
+                turns=request["turns"],
+                by="consent",
+                seat=request["seat"],
+                reason="",
+            )
+
+    @event("UndoAnswered")
+    def _undo_answered(self, seat: int, accepted: bool) -> None:
+        assert self.undo_request is not None
+        if accepted:
+            self.undo_request["waiting"].remove(seat)
+        else:
+            self.undo_request = None
+
+    def arbiter_undo(self, keep_turns: int, reason: str) -> None:
+        """The arbiter takes the game back to the end of turn ``keep_turns``."""
+        self._undoable()
+        if not reason.strip():
+            raise undo.UndoRefused("reason-required", "An arbiter's undo needs a reason.")
+        to_version = undo.turn_boundary(self.turns, keep_turns)
+        self._turns_undone(
+            to_version=to_version,
+            turns=len(self.turns) - keep_turns,
+            by="arbiter",
+            seat=-1,
+            reason=reason.strip(),
+        )
+
+    @event("TurnsUndone")
+    def _turns_undone(self, to_version: int, turns: int, by: str, seat: int, reason: str) -> None:
+        self.turns = [t for t in self.turns if t[0] <= to_version]
+        self.effective = [e for e in self.effective if e[0] <= to_version]
+        self.undo_request = None
+        self.state = self._replay_effective()
+
+    def _undoable(self) -> None:
+        if self.finished:
+            raise undo.UndoRefused("game-over", "A finished game is never undone.")
+        if self.undo_request is not None:
+            raise GameNotReady("undo-pending", "An undo request is already waiting.")
+
+    # Helpers
+
+    def _replay_effective(self) -> Any:
+        """The state on the current line of play, from the rules' events alone."""
+        rules = rules_for(self.game)
+        state = rules.setup(self.players, self.options)
+        for _version, type_name, data in self.effective:
+            state = rules.evolve(state, RulesEvent(type_name, copy_json(data)))
+        return state
 
     def _random_stream(self) -> RandomStream:
         return RandomStream(self.seed, self.state.random_position)
@@ -168,6 +401,16 @@ class Game(Aggregate):
         for domain_event in events:
             event_class = played_event_class(self.game, domain_event.type)
             self.trigger_event(event_class, data=domain_event.data)
+
+
+_ENVELOPE = frozenset({"originator_id", "originator_version", "timestamp", "originator_topic"})
+
+
+def _link(prev: str, envelope: tuple[str, UUID, int, Any], data: Any) -> str:
+    """The hash of an event: ``envelope`` is its type name, game id, version and time."""
+    name, game_id, version, timestamp = envelope
+    content = chain.canonical(name, str(game_id), version, timestamp.isoformat(), data)
+    return chain.link(prev, content)
 
 
 _played_classes: dict[tuple[str, str], type[Game.Played]] = {}

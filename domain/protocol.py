@@ -110,6 +110,8 @@ class Rules(Protocol[State, Move]):
     max_players: int
     event_types: tuple[str, ...]
     """Every event type the game records, in its own words (``TilesTaken``, ...)."""
+    rules_version: str
+    """Changes whenever the rules' decisions change; game records name it."""
 
     def setup(self, players: int, options: Mapping[str, Any]) -> State:
         """Validate ``players`` and ``options`` and return the state before anything
@@ -141,6 +143,14 @@ class Rules(Protocol[State, Move]):
 
     def copy_state(self, state: State) -> State:
         """An independent copy of ``state`` (evolving one never changes the other)."""
+        ...
+
+    def state_to_json(self, state: State) -> dict[str, Any]:
+        """The whole state as JSON-safe primitives (snapshots store it)."""
+        ...
+
+    def state_from_json(self, data: dict[str, Any]) -> State:
+        """The state that ``state_to_json`` gave ``data`` for."""
         ...
 
     def evolve(self, state: State, event: Event) -> State:

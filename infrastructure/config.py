@@ -3,7 +3,7 @@
 ``GAMELEDGER_STORE`` chooses where events and read models live:
 
 * ``sqlite`` (default) — files, no server needed: events in ``GAMELEDGER_SQLITE_PATH``
-  (default ``var/gameledger.db``) and read models beside it (``…-readmodels.db``);
+  (default ``var/gameledger.db``) and read models beside it (``…-<projection>.db``);
 * ``postgres`` — a PostgreSQL server through psycopg 3 (``GAMELEDGER_POSTGRES_*``);
 * ``memory`` — nothing kept after the process ends (tests, ``simulate --memory``).
 
@@ -111,14 +111,14 @@ class Settings:
             return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", **sqlite, **cache}
         return {"PERSISTENCE_MODULE": "eventsourcing.postgres", **self._postgres(), **cache}
 
-    def read_model_env(self) -> dict[str, str]:
-        """The ``eventsourcing`` environment of the read models (their own SQLite file,
-        since the library's SQLite table names are fixed; the same PostgreSQL database)."""
+    def read_model_env(self, projection: str) -> dict[str, str]:
+        """The ``eventsourcing`` environment of one read model: its own SQLite file (the
+        library's SQLite tracking table has a fixed name), or the same PostgreSQL database."""
         if self.store == "memory":
-            name = f"file:readmodels-{self.memory_name}?mode=memory&cache=shared"
+            name = f"file:{projection}-{self.memory_name}?mode=memory&cache=shared"
             return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": name}
         if self.store == "sqlite":
-            path = self.sqlite_path.with_name(f"{self.sqlite_path.stem}-readmodels.db")
+            path = self.sqlite_path.with_name(f"{self.sqlite_path.stem}-{projection}.db")
             return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", **self._sqlite(path)}
         return {"PERSISTENCE_MODULE": "eventsourcing.postgres", **self._postgres()}
 

@@ -4,18 +4,32 @@ Built inside factories (the CLI, the Flask app factory, tests), never at import 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from eventsourcing.persistence import InfrastructureFactory
 from eventsourcing.utils import Environment
 
+from application.projections.following import FollowingProjection
 from application.projections.games_list import GamesListProjection, GamesListView
+from application.projections.turns import TurnsProjection, TurnsView
 from application.service import GameLedger
 from infrastructure.config import Settings
 from infrastructure.follower import LogFollower
 from infrastructure.readmodels.postgres_games_list import PostgresGamesListView
+from infrastructure.readmodels.postgres_turns import PostgresTurnsView
 from infrastructure.readmodels.sqlite_games_list import SQLiteGamesListView
+from infrastructure.readmodels.sqlite_turns import SQLiteTurnsView
+
+
+@dataclass
+class ReadModel:
+    """One read model: its store, the projection that writes it, the follower that
+    drives the projection."""
+
+    view: Any
+    projection: FollowingProjection
+    follower: LogFollower
 
 
 @dataclass
@@ -24,53 +38,80 @@ class Services:
 
     settings: Settings
     app: GameLedger
-    games_list: GamesListView
-    games_list_follower: LogFollower
-    games_list_projection: GamesListProjection
+    read_models: dict[str, ReadModel] = field(default_factory=dict)
+
+    @property
+    def games_list(self) -> GamesListView:
+        """The games-list store."""
+        view: GamesListView = self.read_models["games_list"].view
+        return view
+
+    @property
+    def games_list_follower(self) -> LogFollower:
+        """The follower of the games list."""
+        return self.read_models["games_list"].follower
+
+    @property
+    def turns(self) -> TurnsView:
+        """The turn-index store."""
+        view: TurnsView = self.read_models["turns"].view
+        return view
 
     def start_following(self) -> None:
         """Keep the read models up to date in background threads."""
-        self.games_list_follower.start()
+        for model in self.read_models.values():
+            model.follower.start()
 
     def catch_up(self) -> None:
         """Bring every read model up to date now (in this thread)."""
-        self.games_list_follower.catch_up()
+        for model in self.read_models.values():
+            model.follower.catch_up()
+
+    def wait(self, timeout: float = 5.0) -> bool:
+        """Wait until every read model has applied everything written so far."""
+        last = self.app.recorder.max_notification_id() or 0
+        return all(m.follower.wait(last, timeout) for m in self.read_models.values())
 
     def rebuild(self) -> int:
-        """Rebuild every read model from zero; return the events applied."""
-        self.games_list.clear(self.app.name)
-        self.games_list_projection.forget()
-        return self.games_list_follower.catch_up()
+        """Rebuild every read model from zero; return the events applied (per model)."""
+        applied = 0
+        for model in self.read_models.values():
+            model.view.clear(self.app.name)
+            model.projection.forget()
+            applied = model.follower.catch_up()
+        return applied
 
     def close(self) -> None:
         """Stop the followers and close the stores."""
-        self.games_list_follower.stop()
+        for model in self.read_models.values():
+            model.follower.stop()
         self.app.close()
-        close = getattr(self.games_list, "close", None)
-        if close is not None:
-            close()
+        for model in self.read_models.values():
+            close = getattr(model.view, "close", None)
+            if close is not None:
+                close()
 
 
-def games_list_view(settings: Settings) -> GamesListView:
-    """The games-list store for the configured backend."""
-    env = Environment("games_list", settings.read_model_env())
+def read_model_view(settings: Settings, name: str, sqlite_class: type, postgres_class: type) -> Any:
+    """The store of one read model for the configured backend."""
+    env = Environment(name, settings.read_model_env(name))
     factory: InfrastructureFactory[Any] = InfrastructureFactory.construct(env)
-    view_class = PostgresGamesListView if settings.store == "postgres" else SQLiteGamesListView
-    view: GamesListView = factory.tracking_recorder(view_class)
-    return view
+    return factory.tracking_recorder(
+        postgres_class if settings.store == "postgres" else sqlite_class
+    )
 
 
 def build_services(settings: Settings | None = None) -> Services:
     """Everything one process needs, configured from ``settings`` (or the environment)."""
     settings = settings or Settings.from_env()
     app = GameLedger(env=settings.event_store_env())
-    view = games_list_view(settings)
-    projection = GamesListProjection(view, app)
-    follower = LogFollower(app, projection, interval=settings.follow_interval)
-    return Services(
-        settings=settings,
-        app=app,
-        games_list=view,
-        games_list_follower=follower,
-        games_list_projection=projection,
-    )
+    services = Services(settings=settings, app=app)
+    games_list = read_model_view(settings, "games_list", SQLiteGamesListView, PostgresGamesListView)
+    turns = read_model_view(settings, "turns", SQLiteTurnsView, PostgresTurnsView)
+    for projection, view in (
+        (GamesListProjection(games_list, app), games_list),
+        (TurnsProjection(turns, app), turns),
+    ):
+        follower = LogFollower(app, projection, interval=settings.follow_interval)
+        services.read_models[projection.name] = ReadModel(view, projection, follower)
+    return services

@@ -8,7 +8,6 @@ gives the same rows."""
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Protocol
 from uuid import UUID
@@ -16,6 +15,7 @@ from uuid import UUID
 from eventsourcing.persistence import Tracking
 
 from application.presenters import seats_of, status_of
+from application.projections.following import FollowingProjection, GameSource
 from domain.game import Game
 
 STATUSES = ("waiting", "active", "finished")
@@ -31,6 +31,7 @@ class GameRow:
     players: int
     seats: list[dict[str, Any]]
     current_players: list[int]
+    analysis: bool
     scores: list[int]
     round: int | None
     version: int
@@ -46,6 +47,7 @@ class GameRow:
             "players": self.players,
             "seats": self.seats,
             "current_players": self.current_players,
+            "analysis": self.analysis,
             "scores": self.scores,
             "round": self.round,
             "version": self.version,
@@ -81,14 +83,6 @@ class GamesListView(Protocol):
         ...
 
 
-class GameSource(Protocol):
-    """How the projection loads a game it has not followed from its start."""
-
-    def game_at(self, game_id: UUID, version: int) -> Game:
-        """The game as it was at ``version``."""
-        ...
-
-
 def row_of(game: Game, last_activity: str) -> GameRow:
     """The games-list row of a game as it is."""
     summary = game.rules.summary(game.state)
@@ -99,6 +93,7 @@ def row_of(game: Game, last_activity: str) -> GameRow:
         players=game.players,
         seats=seats_of(game),
         current_players=game.rules.current_players(game.state) if game.started else [],
+        analysis=game.analysis is not None,
         scores=[int(s) for s in summary.get("scores", [])],
         round=summary.get("round"),
         version=game.version,
@@ -107,49 +102,19 @@ def row_of(game: Game, last_activity: str) -> GameRow:
     )
 
 
-class GamesListProjection:
-    """Turns each event of a game into that game's new row.
-
-    The games it is following stay in a small cache and move on by the event itself
-    (``event.mutate``); a game not in the cache is loaded at the event's version."""
+class GamesListProjection(FollowingProjection):
+    """Turns each event of a game into that game's new row."""
 
     name = "games_list"
 
     def __init__(self, view: GamesListView, source: GameSource, cache_size: int = 512) -> None:
+        super().__init__(source, cache_size)
         self.view = view
-        self._source = source
-        self._cache: OrderedDict[UUID, Game] = OrderedDict()
-        self._cache_size = cache_size
-
-    def process_event(self, stored: Any, tracking: Tracking) -> None:
-        """Apply one stored event: recompute its game's row and record the position."""
-        self.process_batch([stored], tracking)
 
     def process_batch(self, events: list[Any], tracking: Tracking) -> None:
         """Apply consecutive stored events ending at ``tracking``: each game's newest row
         and the last position are written in one transaction (all or nothing)."""
         rows: dict[UUID, GameRow] = {}
-        for stored in events:
-            if isinstance(stored, Game.Event):
-                game = self._advance(stored)
-                rows[game.id] = row_of(game, stored.timestamp.isoformat())
+        for stored, game in self.follow(events):
+            rows[game.id] = row_of(game, stored.timestamp.isoformat())
         self.view.upsert_games(list(rows.values()), tracking)
-
-    def forget(self) -> None:
-        """Drop the cached games (before a rebuild)."""
-        self._cache.clear()
-
-    def _advance(self, stored: Game.Event) -> Game:
-        game_id = stored.originator_id
-        cached = self._cache.pop(game_id, None)
-        if stored.originator_version == 1:
-            game = stored.mutate(None)
-        elif cached is not None and cached.version == stored.originator_version - 1:
-            game = stored.mutate(cached)
-        else:
-            game = self._source.game_at(game_id, stored.originator_version)
-        assert isinstance(game, Game)
-        self._cache[game_id] = game
-        if len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
-        return game

@@ -12,7 +12,17 @@ from domain.azul.evolve import EVENT_TYPES, HANDLERS
 from domain.azul.evolve import evolve as evolve_event
 from domain.azul.invariants import check_invariants
 from domain.azul.moves import CENTRE, PLACES, TAKES, Move, Place, Take, well_formed
-from domain.azul.state import OFFER, OVER, SETUP, TILING, AzulState, current_players, new_state
+from domain.azul.state import (
+    OFFER,
+    OVER,
+    SETUP,
+    TILING,
+    AzulState,
+    current_players,
+    new_state,
+    state_from_json,
+    state_to_json,
+)
 from domain.azul.tiles import FLOOR_SPACES, LETTERS, NAMES, SIZE
 from domain.azul.tiling import (
     end_round,
@@ -43,6 +53,7 @@ class AzulRules:
         self.min_players = 2
         self.max_players = 4
         self.event_types: tuple[str, ...] = EVENT_TYPES
+        self.rules_version = "azul-1"
 
     # -- creation -------------------------------------------------------------------
 
@@ -213,6 +224,14 @@ class AzulRules:
     def copy_state(self, state: AzulState) -> AzulState:
         """An independent copy of ``state`` (cheap: lists of ints, no deep copy)."""
         return state.clone()
+
+    def state_to_json(self, state: AzulState) -> dict[str, Any]:
+        """The state as JSON-safe primitives (snapshots)."""
+        return state_to_json(state)
+
+    def state_from_json(self, data: dict[str, Any]) -> AzulState:
+        """The state that :meth:`state_to_json` gave ``data`` for."""
+        return state_from_json(data)
 
     def evolve(self, state: AzulState, event: Event) -> AzulState:
         """The state after ``event``, changed in place (:mod:`domain.azul.evolve`)."""

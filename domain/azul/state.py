@@ -8,7 +8,7 @@ derived from events by :mod:`domain.azul.evolve`; nothing here draws random numb
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Final
 
 from domain.azul.tiles import COLOURS, SIZE, TILES_PER_COLOUR, factory_count
@@ -114,6 +114,24 @@ class AzulState:
         )
 
 
+def state_to_json(state: AzulState) -> dict[str, Any]:
+    """Every field as JSON-safe primitives (a snapshot of the table)."""
+    return {name: _copy(getattr(state, name)) for name in _FIELDS}
+
+
+def state_from_json(data: dict[str, Any]) -> AzulState:
+    """The state :func:`state_to_json` gave ``data`` for."""
+    return AzulState(**{name: _copy(data[name]) for name in _FIELDS})
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    return value
+
+
 def new_state(players: int, gray: bool) -> AzulState:
     """The table before the first refill: full bag, empty boards, scores 0, seat 0 to start
     (rules, "Setup"). Player count and options are validated by the caller."""
@@ -186,3 +204,6 @@ def current_players(state: AzulState) -> list[int]:
     if state.phase == TILING:
         return [p for p, row in enumerate(state.pending) if row >= 0]
     return []
+
+
+_FIELDS: Final = tuple(f.name for f in fields(AzulState))

@@ -26,6 +26,7 @@ class PostgresGamesListView(PostgresTrackingRecorder):
                 "CREATE TABLE IF NOT EXISTS {} ("
                 "game_id text PRIMARY KEY, game text NOT NULL, status text NOT NULL, "
                 "players integer NOT NULL, seats jsonb NOT NULL, current_players jsonb NOT NULL, "
+                "analysis boolean NOT NULL, "
                 "scores jsonb NOT NULL, round integer, version integer NOT NULL, "
                 "created_at text NOT NULL, last_activity text NOT NULL)"
             ).format(self.table)

@@ -9,7 +9,7 @@ from typing import Any
 from application.projections.games_list import GameRow
 
 COLUMNS = (
-    "game_id, game, status, players, seats, current_players, scores, round, version, "
+    "game_id, game, status, players, seats, current_players, analysis, scores, round, version, "
     "created_at, last_activity"
 )
 
@@ -23,6 +23,7 @@ def to_params(row: GameRow) -> dict[str, Any]:
         "players": row.players,
         "seats": json.dumps(row.seats),
         "current_players": json.dumps(row.current_players),
+        "analysis": bool(row.analysis),
         "scores": json.dumps(row.scores),
         "round": row.round,
         "version": row.version,
@@ -44,6 +45,7 @@ def from_record(record: Mapping[str, Any]) -> GameRow:
         players=int(record["players"]),
         seats=decoded(record["seats"]),
         current_players=decoded(record["current_players"]),
+        analysis=bool(record["analysis"]),
         scores=decoded(record["scores"]),
         round=record["round"],
         version=int(record["version"]),

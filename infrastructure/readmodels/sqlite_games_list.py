@@ -22,6 +22,7 @@ class SQLiteGamesListView(SQLiteTrackingRecorder):
             "CREATE TABLE IF NOT EXISTS games_list ("
             "game_id TEXT PRIMARY KEY, game TEXT NOT NULL, status TEXT NOT NULL, "
             "players INTEGER NOT NULL, seats TEXT NOT NULL, current_players TEXT NOT NULL, "
+            "analysis INTEGER NOT NULL, "
             "scores TEXT NOT NULL, round INTEGER, version INTEGER NOT NULL, "
             "created_at TEXT NOT NULL, last_activity TEXT NOT NULL)"
         )

@@ -1,0 +1,157 @@
+"""The turn index (issue 3, part 1): for each game, turn number → the player who moved, the
+version range of the turn, and a one-line summary in the game's notation.
+
+A turn starts with a ``MoveMade`` event and runs to the last event its move caused. Turns
+taken back by an undo stay in the index, marked with the version of the ``TurnsUndone``
+that took them back; the turns played after it carry the same numbers again (a turn number
+is a position on the line of play)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from eventsourcing.persistence import Tracking
+
+from application.projections.following import FollowingProjection, GameSource
+from domain.game import Game
+
+
+@dataclass(frozen=True)
+class TurnRow:
+    """One turn of one game."""
+
+    game_id: str
+    turn: int
+    seat: int
+    first_version: int
+    last_version: int
+    notation: str
+    summary: str
+    undone_at: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The row as JSON-ready primitives."""
+        return {
+            "turn": self.turn,
+            "seat": self.seat,
+            "first_version": self.first_version,
+            "last_version": self.last_version,
+            "notation": self.notation,
+            "summary": self.summary,
+            "undone_at": self.undone_at,
+        }
+
+
+class TurnsView(Protocol):
+    """Where the turn index is kept (infrastructure/readmodels/)."""
+
+    def apply_turns(
+        self, rows: list[TurnRow], undone: list[tuple[str, int, int]], tracking: Tracking
+    ) -> None:
+        """In one transaction: first mark the stored turns of game ``g`` that start after
+        version ``v`` and are not yet undone as undone at version ``u``, for each
+        ``(g, v, u)`` in ``undone``; then write ``rows`` (by game and first version; they
+        already carry their own marks); record the position (a position already recorded
+        raises ``IntegrityError`` and nothing is written)."""
+        ...
+
+    def turns_of(self, game_id: str, *, include_undone: bool) -> list[TurnRow]:
+        """A game's turns by first version."""
+        ...
+
+    def clear(self, application_name: str) -> None:
+        """Delete every row and the tracking position."""
+        ...
+
+    def max_tracking_id(self, application_name: str) -> int | None:
+        """The last notification id applied."""
+        ...
+
+
+def summary_of(game: Game, seat: int, notation: str) -> str:
+    """One line: who moved and what, in the game's notation."""
+    name = (game.seats[seat] or {}).get("name") or f"seat {seat}"
+    return f"{name}: {notation}"
+
+
+class TurnsProjection(FollowingProjection):
+    """Keeps the turn index of every game."""
+
+    name = "turns"
+
+    def __init__(self, view: TurnsView, source: GameSource, cache_size: int = 512) -> None:
+        super().__init__(source, cache_size)
+        self.view = view
+
+    def process_batch(self, events: list[Any], tracking: Tracking) -> None:
+        """New turns, turns grown by their events, and turns undone, in one transaction."""
+        rows: dict[tuple[str, int], TurnRow] = {}
+        undone: list[tuple[str, int, int]] = []
+        for stored, game in self.follow(events):
+            game_id = str(game.id)
+            if not game.turns or isinstance(stored, Game.Created):
+                continue
+            name = stored.type_name
+            if name == "TurnsUndone":
+                to_version: int = stored.to_version  # type: ignore[attr-defined]
+                at = stored.originator_version
+                undone.append((game_id, to_version, at))
+                for key, row in rows.items():  # turns of this batch, in event order
+                    if (
+                        key[0] == game_id
+                        and row.first_version > to_version
+                        and row.undone_at is None
+                    ):
+                        rows[key] = _marked(row, at)
+                continue
+            start, seat = game.turns[-1]
+            if name == "MoveMade":
+                notation: str = stored.notation  # type: ignore[attr-defined]
+                rows[(game_id, start)] = TurnRow(
+                    game_id,
+                    len(game.turns),
+                    seat,
+                    start,
+                    start,
+                    notation,
+                    summary_of(game, seat, notation),
+                    None,
+                )
+            elif isinstance(stored, Game.Played):
+                current = rows.get((game_id, start)) or self._open_turn(game_id, start)
+                if current is not None:
+                    rows[(game_id, start)] = _grown(current, stored.originator_version)
+        self.view.apply_turns(list(rows.values()), undone, tracking)
+
+    def _open_turn(self, game_id: str, start: int) -> TurnRow | None:
+        for row in self.view.turns_of(game_id, include_undone=False):
+            if row.first_version == start:
+                return row
+        return None
+
+
+def _marked(row: TurnRow, at: int) -> TurnRow:
+    return TurnRow(
+        row.game_id,
+        row.turn,
+        row.seat,
+        row.first_version,
+        row.last_version,
+        row.notation,
+        row.summary,
+        at,
+    )
+
+
+def _grown(row: TurnRow, version: int) -> TurnRow:
+    return TurnRow(
+        row.game_id,
+        row.turn,
+        row.seat,
+        row.first_version,
+        version,
+        row.notation,
+        row.summary,
+        row.undone_at,
+    )

@@ -1,0 +1,45 @@
+"""The tamper-evident hash chain of a game's events (issue 3; docs/audit.md, "Hash chain").
+
+Every event of a game carries ``prev_hash`` (the ``hash`` of the event before it; ``""`` for
+the creation event) and ``hash``::
+
+    hash = SHA-256( prev_hash + "\\n" + canonical(event) )      (lowercase hex)
+
+where ``canonical(event)`` is the UTF-8 JSON, keys sorted, no spaces, ASCII only, of::
+
+    {"type": <event type>, "game": <game id>, "version": <n>, "timestamp": <ISO 8601>,
+     "data": <the event's public data>}
+
+The public data is what the event log shows: secret fields (the seed in ``Created``, a seat's
+token digest) are left out of it — the seed is bound by its ``seed_sha256`` commitment, which
+is in. Anyone holding a game record can recompute every link; changing, dropping or
+reordering any event breaks the chain from there on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+GENESIS = ""
+"""The ``prev_hash`` of a game's first event."""
+
+
+def canonical(type_name: str, game_id: str, version: int, timestamp: str, data: Any) -> bytes:
+    """The canonical bytes of an event's content."""
+    content = {
+        "type": type_name,
+        "game": game_id,
+        "version": version,
+        "timestamp": timestamp,
+        "data": data,
+    }
+    return json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode(
+        "ascii"
+    )
+
+
+def link(prev_hash: str, content: bytes) -> str:
+    """The hash of an event whose canonical content is ``content``."""
+    return hashlib.sha256(prev_hash.encode("ascii") + b"\n" + content).hexdigest()
