@@ -5,7 +5,10 @@
   play full games through the application layer; the last line of stdout is one JSON object;
 * ``projections rebuild`` — rebuild every read model from zero;
 * ``projections run`` — follow the event log into the read models until stopped (for
-  ``GAMELEDGER_PROJECTIONS=external``)."""
+  ``GAMELEDGER_PROJECTIONS=external``);
+* ``export GAME_ID [-o FILE] [--token T]``, ``import FILE``, ``verify FILE [--json]``,
+  ``replay FILE [--to N]`` — game records (docs/audit.md): ``-`` reads stdin; ``verify``
+  exits 0 when the record holds and 1 naming the first discrepancy."""
 
 from __future__ import annotations
 
@@ -14,10 +17,16 @@ import json
 import signal
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
+from uuid import UUID
 
+from application.errors import ServiceError
+from application.records import export_record, import_record
 from application.simulation import simulate
+from application.verification import replay_record, verify_record
+from domain.protocol import GameError
 from infrastructure.config import ConfigurationError, Settings
 from infrastructure.container import build_services
 
@@ -60,7 +69,31 @@ def _parser() -> argparse.ArgumentParser:
     actions.add_parser("run", help="follow the event log until stopped").set_defaults(
         handler=_run_projections
     )
+    _audit_parsers(commands)
     return parser
+
+
+def _audit_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The game-record commands (docs/audit.md)."""
+    export = commands.add_parser("export", help="write a game's record (JSON)")
+    export.add_argument("game_id", type=UUID, metavar="GAME_ID")
+    export.add_argument("-o", "--output", metavar="FILE", help="write here, not to stdout")
+    export.add_argument("--token", help="a seat's or the arbiter's token (default: spectator)")
+    export.set_defaults(handler=_export)
+
+    load = commands.add_parser("import", help="recreate a finished game from its record")
+    load.add_argument("file", metavar="FILE")
+    load.set_defaults(handler=_import)
+
+    verify = commands.add_parser("verify", help="check a record: chain, seed, rules")
+    verify.add_argument("file", metavar="FILE")
+    verify.add_argument("--json", action="store_true", help="print the report as JSON")
+    verify.set_defaults(handler=_verify)
+
+    replay = commands.add_parser("replay", help="the state after a turn of a record")
+    replay.add_argument("file", metavar="FILE")
+    replay.add_argument("--to", type=int, default=None, metavar="N", help="turn (default: end)")
+    replay.set_defaults(handler=_replay)
 
 
 def _json_object(text: str) -> dict[str, Any]:
@@ -125,6 +158,81 @@ def _run_projections(_: argparse.Namespace) -> int:
     print("following the event log; Ctrl-C stops", file=sys.stderr)
     stopped.wait()
     services.close()
+    return 0
+
+
+class _Failed(Exception):
+    """A record command that cannot go on: the message for stderr and the exit status."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _audit(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """Report a refused or unreadable record on stderr with exit status 1 (2 when the file
+    cannot be read at all) instead of a traceback."""
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return command(args)
+        except _Failed as failed:
+            print(f"gameledger: {failed}", file=sys.stderr)
+            return failed.status
+        except (ServiceError, GameError) as error:
+            print(f"gameledger: {error.code}: {error}", file=sys.stderr)
+            return 1
+
+    return run
+
+
+def _read_record(path: str) -> Any:
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        return json.loads(text)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise _Failed(f"cannot read a record from {path}: {error}", 2) from None
+
+
+@_audit
+def _export(args: argparse.Namespace) -> int:
+    services = build_services(Settings.from_env())
+    try:
+        record = export_record(services.app, args.game_id, args.token)
+    finally:
+        services.close()
+    if args.output is None:
+        print(json.dumps(record))
+        return 0
+    Path(args.output).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    summary = {"game_id": str(args.game_id), "file": args.output, "events": len(record["events"])}
+    print(json.dumps(summary))
+    return 0
+
+
+@_audit
+def _import(args: argparse.Namespace) -> int:
+    record = _read_record(args.file)
+    services = build_services(Settings.from_env())
+    try:
+        game_id = import_record(services.app, record)
+        services.catch_up()
+    finally:
+        services.close()
+    print(game_id)
+    return 0
+
+
+@_audit
+def _verify(args: argparse.Namespace) -> int:
+    report = verify_record(_read_record(args.file))
+    print(json.dumps(report.to_json()) if args.json else report.summary)
+    return 0 if report.ok else 1
+
+
+@_audit
+def _replay(args: argparse.Namespace) -> int:
+    print(json.dumps(replay_record(_read_record(args.file), args.to)))
     return 0
 
 

@@ -12,6 +12,7 @@ from flask_smorest import Blueprint
 
 from api import schemas
 from api.errors import ApiError
+from application.records import export_record
 from domain.registry import games, rules_for
 from infrastructure.container import Services
 
@@ -273,6 +274,16 @@ def fork_game(body: dict[str, Any], game_id: str) -> Any:
     fork_id = app.fork(game_uuid(game_id), body["turn"], bearer_token())
     view = app.view(fork_id)
     return with_etag(view, view["version"], 201)
+
+
+@blp.route("/games/<game_id>/record", methods=["GET"])
+@blp.response(200, schemas.RecordSchema)
+@blp.doc(**_doc_errors(403, 404))
+def game_record(game_id: str) -> Any:
+    """The game's self-contained record as the viewer may see it: moves, every event with its
+    hash, the seed once the game has ended, the outcome (docs/audit.md)."""
+    record = export_record(services().app, game_uuid(game_id), bearer_token())
+    return with_etag(record, record["events"][-1]["version"])
 
 
 def expected_version(body: dict[str, Any]) -> int:

@@ -243,3 +243,18 @@ class ProblemSchema(Schema):
     detail = fields.String()
     code = fields.String()
     errors = fields.Dict()
+
+
+class RecordSchema(Schema):
+    """A game record (docs/audit.md has the field-by-field reference)."""
+
+    format = fields.String()
+    format_version = fields.Integer()
+    game = fields.Dict()
+    seats = fields.List(fields.Dict())
+    seed_sha256 = fields.String()
+    seed = fields.String(allow_none=True)
+    moves = fields.List(fields.Dict())
+    events = fields.List(fields.Nested(EventSchema))
+    chain_head = fields.String()
+    outcome = fields.Dict(allow_none=True)

@@ -177,7 +177,8 @@ class Game(Aggregate):
             "prelude": prelude or [],
         }
         timestamp = cls.Created.create_timestamp()
-        digest = _link(chain.GENESIS, ("Created", game_id, 1, timestamp), fields)
+        public = {k: v for k, v in fields.items() if k not in SECRET_FIELDS["Created"]}
+        digest = _link(chain.GENESIS, ("Created", game_id, 1, timestamp), public)
         return cls._create(
             cls.Created,
             id=game_id,

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import itertools
+import random
 import time
 from collections.abc import Callable
 from typing import Any
 
 from flask.testing import FlaskClient
 
+from application.verification import verify_record
 from tests.e2e.conftest import bearer
 
 
@@ -25,14 +27,18 @@ def create(client: FlaskClient, **settings: Any) -> tuple[str, list[str], dict[s
     return game_id, tokens, created.json
 
 
-def move(client: FlaskClient, game_id: str, tokens: list[str]) -> int:
+def move(
+    client: FlaskClient, game_id: str, tokens: list[str], bot: random.Random | None = None
+) -> int:
+    """One legal move by the seat to act: the last listed, or a random one with ``bot``."""
     view = client.get(f"/api/v1/games/{game_id}").json
     seat = view["current_players"][0]
     legal = client.get(f"/api/v1/games/{game_id}/legal-moves", headers=bearer(tokens[seat])).json
+    chosen = bot.choice(legal["moves"]) if bot else legal["moves"][-1]
     played = client.post(
         f"/api/v1/games/{game_id}/moves",
         headers=bearer(tokens[seat]),
-        json={"move": legal["moves"][-1]["move"], "expected_version": view["version"]},
+        json={"move": chosen["move"], "expected_version": view["version"]},
     )
     assert played.status_code == 200, played.json
     return seat
@@ -135,3 +141,20 @@ def test_fork_over_http(client: FlaskClient) -> None:
     assert client.get(f"/api/v1/games/{fork_id}").json["state"] == at_two["state"]
     missing = client.post(f"/api/v1/games/{game_id}/forks", json={"turn": 99})
     assert missing.status_code == 404 and missing.json["code"] == "no-such-turn"
+
+
+def test_record_over_http_verifies(client: FlaskClient) -> None:
+    game_id, tokens, _ = create(client)
+    bot = random.Random(11)
+    for _ in range(1000):
+        if client.get(f"/api/v1/games/{game_id}").json["status"] == "finished":
+            break
+        move(client, game_id, tokens, bot)
+    response = client.get(f"/api/v1/games/{game_id}/record")
+    assert response.status_code == 200
+    record = response.json
+    assert record["seed"] and record["chain_head"] == record["events"][-1]["hash"]
+    assert verify_record(record).ok
+    scored = next(e for e in record["events"] if e["type"] == "WallTiled")
+    scored["data"]["points"] += 1
+    assert not verify_record(record).ok

@@ -1,0 +1,289 @@
+"""The third check of a game record (issue 3, part 5; docs/audit.md, "What each check
+means"): the rules re-decide the game from its first event. Each begin and each move is
+decided again from the state before it — the seat must be one the rules let act, the move
+one of its legal moves — and the rules' events, drawn from the revealed seed, must equal the
+recorded ones exactly; only then are they evolved. Undo events are checked by
+:mod:`application.audit_undo`. Without the seed (an unfinished game) a begin or move that
+needs a draw is accepted as recorded once its legality is checked, and counted."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from application import audit_undo
+from application.audit_format import LEDGER_FIELDS, Discrepancy, first_difference, show
+from domain.game import copy_json
+from domain.protocol import Event, GameError, Rules
+from domain.randomness import RandomStream
+from domain.registry import rules_for
+from domain.undo import normalise_settings
+
+
+class DrawNeeded(Exception):
+    """A random number was asked of a game whose seed is still secret."""
+
+
+class SealedStream(RandomStream):
+    """The random stream of a game whose seed is not revealed: any draw raises
+    :class:`DrawNeeded`."""
+
+    def __init__(self, position: int) -> None:
+        super().__init__("", position)
+
+    def number(self) -> int:
+        """Refuse: the seed that would give this number is secret."""
+        raise DrawNeeded
+
+
+class Referee:
+    """Follows a structurally sound record whose chain holds, deciding every step again.
+    After :meth:`run`, ``turns`` and ``effective`` are the final line of play."""
+
+    def __init__(self, record: dict[str, Any]) -> None:
+        self.record = record
+        self.events: list[dict[str, Any]] = record["events"]
+        self.seed: str | None = record["seed"]
+        self.rules: Rules[Any, Any] = _rules_of(record)
+        self.players = 0
+        self.options: dict[str, Any] = {}
+        self.settings: dict[str, Any] = {}
+        self.prelude: list[tuple[int, str, dict[str, Any]]] = []
+        self.state: Any = None
+        self.seated: list[bool] = []
+        self.turns: list[list[int]] = []
+        self.effective: list[tuple[int, str, dict[str, Any]]] = []
+        self.request: dict[str, Any] | None = None
+        self.moves = 0
+        self.undone = 0
+        self.unchecked = 0
+
+    def run(self) -> None:
+        """Re-decide every event; raise :class:`Discrepancy` at the first that the rules or
+        the undo policy do not give, then compare the outcome."""
+        handlers: dict[str, Callable[[int], int]] = {
+            "SeatJoined": self._seat_joined,
+            "MoveMade": self._move_made,
+            "UndoRequested": lambda i: audit_undo.undo_requested(self, i),
+            "UndoAnswered": lambda i: audit_undo.undo_answered(self, i),
+            "TurnsUndone": lambda i: audit_undo.turns_undone(self, i),
+        }
+        index = self._created()
+        while index < len(self.events):
+            item = self.events[index]
+            handler = handlers.get(item["type"])
+            if handler is None:
+                raise self.stray(item)
+            index = handler(index)
+        outcome = self.rules.outcome(self.state)
+        expected = outcome.to_json() if outcome is not None else None
+        difference = first_difference("outcome", self.record["outcome"], expected)
+        if difference:
+            raise Discrepancy(difference)
+        if expected is not None and self.seed is None:
+            raise Discrepancy("the game has ended, so its record must reveal the seed")
+
+    # Reading events
+
+    def data(self, item: dict[str, Any]) -> dict[str, Any]:
+        """A ledger event's data, once it has exactly the fields of its type."""
+        data: dict[str, Any] = item["data"]
+        wanted = LEDGER_FIELDS[item["type"]]
+        if set(data) != wanted:
+            raise Discrepancy(
+                f"data has the fields {sorted(data)}, a {item['type']} has {sorted(wanted)}",
+                item["version"],
+                item["type"],
+            )
+        return data
+
+    def stray(self, item: dict[str, Any]) -> Discrepancy:
+        """The discrepancy of an event that nothing before it caused."""
+        if item["type"] in self.rules.event_types:
+            why = "a game event that no begin or move before it produces"
+        else:
+            why = f"no such event type in the ledger or in {self.rules.name}"
+        return Discrepancy(why, item["version"], item["type"])
+
+    # The game's life
+
+    def _created(self) -> int:
+        item = self.events[0]
+        data = self.data(item)
+        where = (item["version"], item["type"])
+        rules = self.rules
+        players, options, settings = data["players"], data["options"], data["settings"]
+        try:
+            if data["game"] != rules.name:
+                raise GameError("wrong-game", f"data.game recorded {show(data['game'])}")
+            if not isinstance(options, dict) or not isinstance(settings, dict):
+                raise GameError("not-objects", "options and settings are JSON objects")
+            if options != rules.normalise_options(options) or settings != normalise_settings(
+                settings
+            ):
+                raise GameError("not-normal", "options or settings are not as fixed at creation")
+            self.state = rules.setup(players, options)
+        except GameError as error:
+            raise Discrepancy(error.message, *where) from None
+        self.players, self.options, self.settings = players, options, settings
+        self.seated = [False] * players
+        prelude = data["prelude"]
+        if not isinstance(prelude, list) or (data["analysis"] is None and prelude):
+            raise Discrepancy("only an analysis game has a prelude", *where)
+        for entry in prelude:
+            if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], dict)):
+                raise Discrepancy(f"a prelude entry is [type, data], not {show(entry)}", *where)
+            self.evolve({"version": 1, "type": entry[0], "data": entry[1]})
+        self.prelude = list(self.effective)
+        return 1
+
+    def _seat_joined(self, index: int) -> int:
+        item = self.events[index]
+        data = self.data(item)
+        seat = data["seat"]
+        if type(seat) is not int or not 0 <= seat < self.players or self.seated[seat]:
+            raise Discrepancy(f"seat {show(seat)} is not free", item["version"], "SeatJoined")
+        if not isinstance(data["name"], str):
+            raise Discrepancy("a seat's name is a string", item["version"], "SeatJoined")
+        self.seated[seat] = True
+        if all(self.seated) and not self.effective:
+            expected = self.decide(item, lambda rng: self.rules.begin(self.state, rng))
+            return self.follow(index + 1, expected)
+        return index + 1
+
+    def _move_made(self, index: int) -> int:
+        item = self.events[index]
+        data = self.data(item)
+        version, rules, seat = item["version"], self.rules, data["seat"]
+        if not all(self.seated):
+            raise Discrepancy("a move before every seat was taken", version, "MoveMade")
+        if self.request is not None:
+            raise Discrepancy("a move while an undo request waits", version, "MoveMade")
+        acting = rules.current_players(self.state)
+        if seat not in acting:
+            why = f"seat(s) {acting} may act now" if acting else "nobody may move: the game is over"
+            raise Discrepancy(f"seat {show(seat)} may not move now: {why}", version, "MoveMade")
+        try:
+            move = rules.parse_move(data["move"])
+        except GameError as error:
+            raise Discrepancy(
+                f"data.move cannot be read: {error.message}", version, "MoveMade"
+            ) from None
+        difference = first_difference("data.move", data["move"], rules.move_to_json(move))
+        difference = difference or first_difference(
+            "data.notation", data["notation"], rules.notation(move)
+        )
+        if difference:
+            raise Discrepancy(difference, version, "MoveMade")
+        if move not in rules.legal_moves(self.state, seat):
+            notation = rules.notation(move)
+            raise Discrepancy(f"{notation} is not legal for seat {seat} now", version, "MoveMade")
+        expected = self.decide(item, lambda rng: rules.apply(self.state, seat, move, rng))
+        self.turns.append([version, seat])
+        self.moves += 1
+        return self.follow(index + 1, expected)
+
+    # Deciding and following
+
+    def decide(
+        self, item: dict[str, Any], make: Callable[[RandomStream], list[Event]]
+    ) -> list[Event] | None:
+        """The events the rules give for ``item``'s begin or move, drawn from the seed at the
+        state's stream position; ``None`` when a draw is needed and the seed is secret."""
+        position = self.state.random_position
+        stream = SealedStream(position) if self.seed is None else RandomStream(self.seed, position)
+        try:
+            return make(stream)
+        except DrawNeeded:
+            self.unchecked += 1
+            return None
+        except GameError as error:
+            raise Discrepancy(
+                f"the rules refuse it: {error.message}", item["version"], item["type"]
+            ) from None
+
+    def follow(self, index: int, expected: list[Event] | None) -> int:
+        """Check that the recorded events from ``index`` on are ``expected`` one by one
+        (type and data exactly) and evolve them; with ``expected`` ``None`` (draws that
+        cannot be checked yet) take the recorded game events as they are."""
+        events = self.events
+        if expected is None:
+            while index < len(events) and events[index]["type"] not in LEDGER_FIELDS:
+                if events[index]["type"] not in self.rules.event_types:
+                    raise self.stray(events[index])
+                self.evolve(events[index])
+                index += 1
+            return index
+        for event in expected:
+            if index >= len(events):
+                last = events[-1]
+                raise Discrepancy(
+                    f"the record ends here, but the rules give {event.type} next",
+                    last["version"],
+                    last["type"],
+                )
+            item = events[index]
+            where = (item["version"], item["type"])
+            if item["type"] != event.type:
+                raise Discrepancy(f"the rules give {event.type} here, not {item['type']}", *where)
+            difference = first_difference("data", item["data"], event.data)
+            if difference:
+                raise Discrepancy(difference, *where)
+            self.evolve(item)
+            index += 1
+        return index
+
+    def evolve(self, item: dict[str, Any]) -> None:
+        """The state after a recorded game event (the rules' ``evolve``), on the line."""
+        name, data = item["type"], item["data"]
+        try:
+            self.state = self.rules.evolve(self.state, Event(name, copy_json(data)))
+        except Exception as error:  # any failure of the rules on recorded data is reported
+            raise Discrepancy(
+                f"the rules cannot apply this event ({type(error).__name__}: {error})",
+                item["version"],
+                name,
+            ) from None
+        self.effective.append((item["version"], name, data))
+
+    # The line of play
+
+    def take_back(self, to_version: int) -> None:
+        """An undo: the line of play is cut after ``to_version`` and the state replayed."""
+        self.undone += sum(1 for version, _ in self.turns if version > to_version)
+        self.turns = [turn for turn in self.turns if turn[0] <= to_version]
+        self.effective = [entry for entry in self.effective if entry[0] <= to_version]
+        self.request = None
+        self.state = self.state_at(to_version)
+
+    def state_at(self, version: int) -> Any:
+        """The rules' state on the line of play at ``version``: setup, then the effective
+        game events up to it."""
+        state = self.rules.setup(self.players, self.options)
+        for at, name, data in self.effective:
+            if at <= version:
+                state = self.rules.evolve(state, Event(name, copy_json(data)))
+        return state
+
+    def version_after_turn(self, turn: int) -> int:
+        """The version after ``turn`` of the line of play (0: before the first move)."""
+        if turn == len(self.turns):
+            return len(self.events)
+        return self.turns[turn][0] - 1
+
+
+def _rules_of(record: dict[str, Any]) -> Rules[Any, Any]:
+    """The rules named by the record's Created event, of the version the record names."""
+    created = record["events"][0]
+    kind = created["data"].get("game")
+    try:
+        rules = rules_for(kind if isinstance(kind, str) else "")
+    except GameError as error:
+        raise Discrepancy(error.message, created["version"], created["type"]) from None
+    made_under = record["game"]["rules_version"]
+    if made_under != rules.rules_version:
+        raise Discrepancy(
+            f"the record was made under the rules {made_under!r}; these are "
+            f"{rules.rules_version!r}, so its moves cannot be decided again here"
+        )
+    return rules
