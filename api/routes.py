@@ -13,6 +13,7 @@ from flask_smorest import Blueprint
 from api import schemas
 from api.errors import ApiError
 from application.records import export_record
+from application.service import Played
 from domain.registry import games, rules_for
 from infrastructure.container import Services
 
@@ -177,9 +178,7 @@ def make_move(body: dict[str, Any], game_id: str) -> Any:
         raise ApiError(400, "invalid-request", "Send exactly one of 'move' and 'notation'.")
     if move is None:
         move = move_from_notation(uuid, body["notation"])
-    played = app.play(uuid, token, move, version)
-    answer = {"game_id": game_id, "version": played.version, "events": played.events}
-    return with_etag(answer, played.version)
+    return played_answer(game_id, app.play(uuid, token, move, version))
 
 
 @blp.route("/games/<game_id>/events", methods=["GET"])
@@ -227,9 +226,7 @@ def request_undo(body: dict[str, Any], game_id: str) -> Any:
     done = services().app.request_undo(
         game_uuid(game_id), required_token(), body["turns"], expected_version(body)
     )
-    return with_etag(
-        {"game_id": game_id, "version": done.version, "events": done.events}, done.version
-    )
+    return played_answer(game_id, done)
 
 
 @blp.route("/games/<game_id>/undo-requests/answer", methods=["POST"])
@@ -241,9 +238,7 @@ def answer_undo(body: dict[str, Any], game_id: str) -> Any:
     done = services().app.answer_undo(
         game_uuid(game_id), required_token(), body["accept"], expected_version(body)
     )
-    return with_etag(
-        {"game_id": game_id, "version": done.version, "events": done.events}, done.version
-    )
+    return played_answer(game_id, done)
 
 
 @blp.route("/games/<game_id>/arbiter/undo", methods=["POST"])
@@ -259,9 +254,7 @@ def arbiter_undo(body: dict[str, Any], game_id: str) -> Any:
         body["reason"],
         expected_version(body),
     )
-    return with_etag(
-        {"game_id": game_id, "version": done.version, "events": done.events}, done.version
-    )
+    return played_answer(game_id, done)
 
 
 @blp.route("/games/<game_id>/forks", methods=["POST"])
@@ -284,6 +277,13 @@ def game_record(game_id: str) -> Any:
     hash, the seed once the game has ended, the outcome (docs/audit.md)."""
     record = export_record(services().app, game_uuid(game_id), bearer_token())
     return with_etag(record, record["events"][-1]["version"])
+
+
+def played_answer(game_id: str, done: Played) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """The answer to a command: the game's new version (also the ETag) and its events."""
+    return with_etag(
+        {"game_id": game_id, "version": done.version, "events": done.events}, done.version
+    )
 
 
 def expected_version(body: dict[str, Any]) -> int:

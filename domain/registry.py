@@ -18,8 +18,9 @@ class UnknownGame(GameError):
 def games() -> dict[str, Rules[Any, Any]]:
     """Every registered game by name (imported on first use, never at import time)."""
     from domain.azul import AZUL  # noqa: PLC0415 - games load lazily
+    from domain.carcassonne import CARCASSONNE  # noqa: PLC0415
 
-    registered: list[Rules[Any, Any]] = [AZUL]
+    registered: list[Rules[Any, Any]] = [AZUL, CARCASSONNE]
     return {rules.name: rules for rules in registered}
 
 

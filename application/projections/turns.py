@@ -8,7 +8,7 @@ is a position on the line of play)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass, replace
 from typing import Any, Protocol
 
 from eventsourcing.persistence import Tracking
@@ -29,6 +29,10 @@ class TurnRow:
     notation: str
     summary: str
     undone_at: int | None
+
+    def as_params(self) -> tuple[Any, ...]:
+        """The row's values in column order (game id first), for SQL."""
+        return astuple(self)
 
     def to_json(self) -> dict[str, Any]:
         """The row as JSON-ready primitives."""
@@ -103,7 +107,7 @@ class TurnsProjection(FollowingProjection):
                         and row.first_version > to_version
                         and row.undone_at is None
                     ):
-                        rows[key] = _marked(row, at)
+                        rows[key] = replace(row, undone_at=at)
                 continue
             start, seat = game.turns[-1]
             if name == "MoveMade":
@@ -121,7 +125,9 @@ class TurnsProjection(FollowingProjection):
             elif isinstance(stored, Game.Played):
                 current = rows.get((game_id, start)) or self._open_turn(game_id, start)
                 if current is not None:
-                    rows[(game_id, start)] = _grown(current, stored.originator_version)
+                    rows[(game_id, start)] = replace(
+                        current, last_version=stored.originator_version
+                    )
         self.view.apply_turns(list(rows.values()), undone, tracking)
 
     def _open_turn(self, game_id: str, start: int) -> TurnRow | None:
@@ -129,29 +135,3 @@ class TurnsProjection(FollowingProjection):
             if row.first_version == start:
                 return row
         return None
-
-
-def _marked(row: TurnRow, at: int) -> TurnRow:
-    return TurnRow(
-        row.game_id,
-        row.turn,
-        row.seat,
-        row.first_version,
-        row.last_version,
-        row.notation,
-        row.summary,
-        at,
-    )
-
-
-def _grown(row: TurnRow, version: int) -> TurnRow:
-    return TurnRow(
-        row.game_id,
-        row.turn,
-        row.seat,
-        row.first_version,
-        version,
-        row.notation,
-        row.summary,
-        row.undone_at,
-    )

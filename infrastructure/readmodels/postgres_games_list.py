@@ -9,6 +9,7 @@ from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
 from psycopg.sql import SQL, Identifier
 
 from application.projections.games_list import GameRow
+from infrastructure.readmodels.clearing import clear_postgres
 from infrastructure.readmodels.rows import COLUMNS, filters, from_record, to_params
 
 _VALUES = ", ".join("%(" + c.strip() + ")s" for c in COLUMNS.split(","))
@@ -75,11 +76,4 @@ class PostgresGamesListView(PostgresTrackingRecorder):
 
     def clear(self, application_name: str) -> None:
         """Delete every row and the tracking position."""
-        with self.datastore.transaction(commit=True) as curs:
-            curs.execute(SQL("DELETE FROM {}").format(self.table))
-            curs.execute(
-                SQL("DELETE FROM {} WHERE application_name = %(name)s").format(
-                    Identifier(self.datastore.schema, self.tracking_table_name)
-                ),
-                {"name": application_name},
-            )
+        clear_postgres(self, self.table, application_name)

@@ -9,6 +9,7 @@ from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
 from psycopg.sql import SQL, Identifier
 
 from application.projections.turns import TurnRow
+from infrastructure.readmodels.clearing import clear_postgres
 
 _COLUMNS = "game_id, turn, seat, first_version, last_version, notation, summary, undone_at"
 
@@ -51,16 +52,7 @@ class PostgresTurnsView(PostgresTrackingRecorder):
             for row in rows:
                 curs.execute(
                     upsert,
-                    (
-                        row.game_id,
-                        row.turn,
-                        row.seat,
-                        row.first_version,
-                        row.last_version,
-                        row.notation,
-                        row.summary,
-                        row.undone_at,
-                    ),
+                    row.as_params(),
                 )
 
     def turns_of(self, game_id: str, *, include_undone: bool) -> list[TurnRow]:
@@ -77,11 +69,4 @@ class PostgresTurnsView(PostgresTrackingRecorder):
 
     def clear(self, application_name: str) -> None:
         """Delete every row and the tracking position."""
-        with self.datastore.transaction(commit=True) as curs:
-            curs.execute(SQL("DELETE FROM {}").format(self.table))
-            curs.execute(
-                SQL("DELETE FROM {} WHERE application_name = %(name)s").format(
-                    Identifier(self.datastore.schema, self.tracking_table_name)
-                ),
-                {"name": application_name},
-            )
+        clear_postgres(self, self.table, application_name)

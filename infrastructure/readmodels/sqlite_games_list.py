@@ -8,6 +8,7 @@ from eventsourcing.persistence import Tracking
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
 
 from application.projections.games_list import GameRow
+from infrastructure.readmodels.clearing import clear_sqlite
 from infrastructure.readmodels.rows import COLUMNS, filters, from_record, to_params
 
 _VALUES = ", ".join(":" + c.strip() for c in COLUMNS.split(","))
@@ -64,6 +65,4 @@ class SQLiteGamesListView(SQLiteTrackingRecorder):
 
     def clear(self, application_name: str) -> None:
         """Delete every row and the tracking position."""
-        with self.datastore.transaction(commit=True) as c:
-            c.execute("DELETE FROM games_list")
-            c.execute("DELETE FROM tracking WHERE application_name = ?", (application_name,))
+        clear_sqlite(self, "games_list", application_name)

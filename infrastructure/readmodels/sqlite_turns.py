@@ -8,6 +8,7 @@ from eventsourcing.persistence import Tracking
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
 
 from application.projections.turns import TurnRow
+from infrastructure.readmodels.clearing import clear_sqlite
 
 _COLUMNS = "game_id, turn, seat, first_version, last_version, notation, summary, undone_at"
 
@@ -40,16 +41,7 @@ class SQLiteTurnsView(SQLiteTrackingRecorder):
             for row in rows:
                 c.execute(
                     f"INSERT OR REPLACE INTO turns ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        row.game_id,
-                        row.turn,
-                        row.seat,
-                        row.first_version,
-                        row.last_version,
-                        row.notation,
-                        row.summary,
-                        row.undone_at,
-                    ),
+                    row.as_params(),
                 )
 
     def turns_of(self, game_id: str, *, include_undone: bool) -> list[TurnRow]:
@@ -64,6 +56,4 @@ class SQLiteTurnsView(SQLiteTrackingRecorder):
 
     def clear(self, application_name: str) -> None:
         """Delete every row and the tracking position."""
-        with self.datastore.transaction(commit=True) as c:
-            c.execute("DELETE FROM turns")
-            c.execute("DELETE FROM tracking WHERE application_name = ?", (application_name,))
+        clear_sqlite(self, "turns", application_name)

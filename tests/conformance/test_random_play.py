@@ -27,6 +27,14 @@ class Plan:
 
 PLANS: dict[str, Plan] = {
     "azul": Plan(games=1_000, options=[{"wall": "colored"}, {"wall": "gray"}]),
+    "carcassonne": Plan(
+        games=1_000,
+        options=[
+            {},
+            {"farmers": "per-city", "small-city-points": 2},
+            {"farmers": "per-field-once"},
+        ],
+    ),
 }
 DEFAULT_PLAN = Plan(games=200)
 

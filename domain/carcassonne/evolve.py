@@ -1,0 +1,122 @@
+"""How each recorded event changes the state: the only code replay runs
+(DESIGN.md, "Events are the record"; the event catalogue is in docs/carcassonne.md,
+"Events"). Handlers change the state in place and never draw random numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+from domain.carcassonne.board import place_tile
+from domain.carcassonne.grid import pos_of
+from domain.carcassonne.state import NODE_BITS, OVER, PLAY, CarcassonneState, stamp
+from domain.carcassonne.tiles import TYPE_INDEX, TYPES
+from domain.protocol import Event, GameError
+
+Data = dict[str, Any]
+
+
+def tile_drawn(state: CarcassonneState, data: Data) -> None:
+    """``TileDrawn`` (rules, "A turn: draw a tile, show it"): the tile leaves the stack and
+    is in the hand of ``player``, whose turn it now is."""
+    kind = TYPE_INDEX[data["tile"]]
+    state.stack[kind] -= 1
+    state.in_hand = kind
+    state.current = data["player"]
+    state.phase = PLAY
+    state.random_position = data["random_position"]
+
+
+def tile_discarded(state: CarcassonneState, data: Data) -> None:
+    """``TileDiscarded`` (rules, "Placing": a tile with no legal placement is out of the
+    game)."""
+    state.discarded.append(TYPE_INDEX[data["tile"]])
+    state.in_hand = -1
+
+
+def tile_placed(state: CarcassonneState, data: Data) -> None:
+    """``TilePlaced`` (rules, "Placing"): the tile joins the table and its features."""
+    kind = TYPE_INDEX[data["tile"]]
+    place_tile(state, pos_of(data["x"], data["y"]), kind, data["rotation"] // 90, data["player"])
+    state.in_hand = -1
+    state.turn += 1
+
+
+def follower_deployed(state: CarcassonneState, data: Data) -> None:
+    """``FollowerDeployed`` (rules, "Deploying"): a follower leaves the supply for a segment
+    of the tile just placed."""
+    pos = pos_of(data["x"], data["y"])
+    k = state.board[pos]
+    segment = TYPES[state.tiles[k][1]].segment_index(data["segment"])
+    player = data["player"]
+    state.followers[pos] = (player, segment)
+    feature = state.features[state.feat[k << NODE_BITS | segment]]
+    if not feature.followers:
+        stamp(state, feature)
+    feature.followers.append(pos)
+    state.supply[player] -= 1
+    state.deployed[k] = segment
+
+
+def _return_followers(state: CarcassonneState, followers: list[Data]) -> None:
+    for follower in followers:
+        pos = pos_of(follower["x"], follower["y"])
+        player, segment = state.followers.pop(pos)
+        feature = state.features[state.feat[state.board[pos] << NODE_BITS | segment]]
+        feature.followers.remove(pos)
+        if not feature.followers:
+            stamp(state, feature)
+        state.supply[player] += 1
+
+
+def feature_scored(state: CarcassonneState, data: Data) -> None:
+    """``FeatureScored`` / ``FinalFeatureScored`` (rules, "Scoring a completed feature";
+    "Final scoring", 1): every scorer gains the points; the followers return."""
+    points = data["points"]
+    for seat in data["scorers"]:
+        state.scores[seat] += points
+    _return_followers(state, data["followers"])
+
+
+def farm_scored(state: CarcassonneState, data: Data) -> None:
+    """``FarmScored`` (rules, "Final scoring", 2): the awards are added; farmers stay."""
+    for award in data["awards"]:
+        state.scores[award["player"]] += award["points"]
+
+
+def game_ended(state: CarcassonneState, data: Data) -> None:
+    """``GameEnded`` (rules, "Highest total wins; ties share the victory")."""
+    state.phase = OVER
+    state.current = -1
+    state.in_hand = -1
+    state.scores = list(data["scores"])
+    state.result = {
+        "ranks": list(data["ranks"]),
+        "winners": list(data["winners"]),
+        "breakdown": {key: list(value) for key, value in data["breakdown"].items()},
+    }
+
+
+HANDLERS: Final[dict[str, Callable[[CarcassonneState, Data], None]]] = {
+    "TileDrawn": tile_drawn,
+    "TileDiscarded": tile_discarded,
+    "TilePlaced": tile_placed,
+    "FollowerDeployed": follower_deployed,
+    "FeatureScored": feature_scored,
+    "FinalFeatureScored": feature_scored,
+    "FarmScored": farm_scored,
+    "GameEnded": game_ended,
+}
+"""The event catalogue (docs/carcassonne.md, "Events")."""
+
+EVENT_TYPES: Final = tuple(HANDLERS)
+
+
+def evolve(state: CarcassonneState, event: Event) -> CarcassonneState:
+    """The state after ``event``, changed in place (protocol: ``Rules.evolve``)."""
+    handler = HANDLERS.get(event.type)
+    if handler is None:
+        raise GameError("unknown-event", f"Carcassonne has no event called {event.type!r}.")
+    handler(state, event.data)
+    return state

@@ -1,0 +1,180 @@
+"""Carcassonne moves as small immutable values, with their JSON form and compact notation
+(shared/rules/carcassonne.md, "Base game": a turn places the drawn tile and optionally
+deploys one follower on it).
+
+* :class:`Place` — put the drawn tile ``tile`` on square ``(x, y)`` turned ``rotation``
+  degrees clockwise (0, 90, 180, 270), and deploy a follower on its segment ``follower``
+  (``"c0"``, ``"r1"``, ``"f2"``, ``"m0"`` for the monastery; ids as in the catalogue, the
+  same whatever the rotation) or on none (``None``). Parsing gives a symmetric tile's
+  look-alike rotations their :func:`canonical` form.
+  JSON ``{"type": "place", "tile": "D", "x": 1, "y": 0, "rotation": 90, "follower": "c0"}``
+  (``"follower": null`` for none); notation ``D@1,0r90+c0`` (``D@1,0r90`` for none).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final, NamedTuple
+
+from domain.carcassonne.grid import LIMIT, xy
+from domain.carcassonne.tiles import LOOKALIKES, ROTATIONS, TYPE_INDEX, TYPES
+from domain.protocol import InvalidMove
+
+
+class Place(NamedTuple):
+    """Place the drawn tile and maybe deploy a follower (module docstring)."""
+
+    tile: str
+    x: int
+    y: int
+    rotation: int
+    follower: str | None
+
+
+Move = Place
+"""Any Carcassonne move (issue 5 adds the expansion's)."""
+
+SEGMENT_IDS: Final = frozenset(s.id for tile in TYPES for s in tile.segments)
+
+
+def _malformed(detail: str) -> InvalidMove:
+    return InvalidMove("malformed-move", detail)
+
+
+def _coordinate(value: Any) -> bool:
+    return type(value) is int and -LIMIT <= value <= LIMIT
+
+
+def well_formed(move: object) -> bool:
+    """Whether ``move`` is a :class:`Place` whose fields are in range (a move built in code
+    rather than parsed may not be)."""
+    if type(move) is not Place:
+        return False
+    tile, x, y, rotation, follower = move
+    return (
+        isinstance(tile, str)
+        and tile in TYPE_INDEX
+        and _coordinate(x)
+        and _coordinate(y)
+        and type(rotation) is int
+        and rotation in ROTATIONS
+        and (follower is None or (isinstance(follower, str) and follower in SEGMENT_IDS))
+    )
+
+
+def canonical(move: Place) -> Place:
+    """The same placement as it is listed: a symmetric tile turned to a rotation that looks
+    exactly like a smaller one (U at 180 like U at 0) is given that smaller rotation, and
+    its follower the id of the segment lying in the same place. A segment id the tile does
+    not have is left as it is (``apply`` refuses it)."""
+    kind = TYPE_INDEX[move.tile]
+    turns, same = LOOKALIKES[kind][move.rotation // 90]
+    if turns * 90 == move.rotation:
+        return move
+    follower = move.follower
+    if follower is not None:
+        index = TYPES[kind].segment_index(follower)
+        if index >= 0:
+            follower = TYPES[kind].segments[same[index]].id
+    return Place(move.tile, move.x, move.y, ROTATIONS[turns], follower)
+
+
+def _checked(move: Place) -> Place:
+    if not well_formed(move):
+        raise _malformed(
+            "A placement names a tile type (A..X), integer x and y, a rotation of 0, 90, "
+            "180 or 270, and a follower segment id (c0, r1, f2, m0, ...) or null."
+        )
+    return canonical(move)
+
+
+def parse_move(data: Any) -> Place:
+    """A move from its JSON form (module docstring); raises ``InvalidMove``
+    (``malformed-move``) when it cannot be read as a Carcassonne move."""
+    if not isinstance(data, dict) or data.get("type") != "place":
+        raise _malformed('A move is a JSON object with "type": "place".')
+    if set(data) != {"type", "tile", "x", "y", "rotation", "follower"}:
+        raise _malformed("A placement has exactly the fields type, tile, x, y, rotation, follower.")
+    return _checked(Place(data["tile"], data["x"], data["y"], data["rotation"], data["follower"]))
+
+
+def move_to_json(move: Place) -> dict[str, Any]:
+    """The JSON form of a move (read back by :func:`parse_move`)."""
+    return {
+        "type": "place",
+        "tile": move.tile,
+        "x": move.x,
+        "y": move.y,
+        "rotation": move.rotation,
+        "follower": move.follower,
+    }
+
+
+_TEXT: Final = re.compile(r"([A-Z]+[0-9]*)@(-?[0-9]+),(-?[0-9]+)R([0-9]+)(?:\+([CRFM][0-9]+))?")
+
+
+def parse_notation(text: str) -> Place:
+    """A move from its compact notation ``<tile>@<x>,<y>r<rotation>[+<segment>]``, e.g.
+    ``D@1,0r90+c0``, ``V@-2,1r270``. Case and surrounding spaces are ignored. Raises
+    ``InvalidMove`` (``malformed-move``)."""
+    if not isinstance(text, str):
+        raise _malformed("A move in notation is a string.")
+    found = _TEXT.fullmatch(text.strip().upper())
+    if not found:
+        raise _malformed(f"{text!r} is not a Carcassonne move (examples: D@1,0r90+c0, V@-2,1r0).")
+    tile, x, y, rotation, follower = found.groups()
+    return _checked(
+        Place(tile, int(x), int(y), int(rotation), None if follower is None else follower.lower())
+    )
+
+
+def notation(move: Place) -> str:
+    """The compact notation of a move (read back by :func:`parse_notation`)."""
+    text = f"{move.tile}@{move.x},{move.y}r{move.rotation}"
+    return text if move.follower is None else f"{text}+{move.follower}"
+
+
+MOVES: dict[int, tuple[Place, ...]] = {}
+"""The memo of :func:`placements`, keyed ``((pos << 8 | kind << 2 | turns) << 16) | free``."""
+MOVES_LIMIT: Final = 200_000
+
+
+def _spot_table(kind: int) -> tuple[tuple[str | None, ...], ...]:
+    segments = TYPES[kind].segments
+    return tuple(
+        (None, *(s.id for index, s in enumerate(segments) if free >> index & 1))
+        for free in range(1 << len(segments))
+    )
+
+
+SPOTS: Final = tuple(_spot_table(kind) for kind in range(len(TYPES)))
+"""``SPOTS[kind][free]``: ``None`` (no follower), then the ids of the segments whose bit
+is set in ``free``."""
+LETTERS: Final = tuple(tile.letter for tile in TYPES)
+
+
+def placements(kind: int, pos: int, turns: int, free: int) -> tuple[Place, ...]:
+    """The moves of one placement of tile type ``kind`` on square ``pos``: without a
+    follower, then one per segment whose bit is set in ``free`` (segment order). Memoised
+    (a pure function of its arguments), so that listing legal moves allocates little."""
+    key = ((pos << 8 | kind << 2 | turns) << 16) | free
+    found = MOVES.get(key)
+    return build_placements(key, kind, pos, turns, free) if found is None else found
+
+
+def build_placements(key: int, kind: int, pos: int, turns: int, free: int) -> tuple[Place, ...]:
+    """:func:`placements` when ``key`` is not in the memo yet: make the moves, keep them."""
+    x, y = xy(pos)
+    letter = LETTERS[kind]
+    rotation = ROTATIONS[turns]
+    make = tuple.__new__
+    found = tuple([make(Place, (letter, x, y, rotation, spot)) for spot in SPOTS[kind][free]])
+    if len(MOVES) >= MOVES_LIMIT:
+        MOVES.clear()
+    MOVES[key] = found
+    return found
+
+
+def clear_memo() -> None:
+    """Forget every memoised placement (benchmarks use it to time a cold start)."""
+    MOVES.clear()

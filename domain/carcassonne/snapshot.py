@@ -1,0 +1,95 @@
+"""The whole state as JSON-safe primitives and back (protocol: ``state_to_json`` /
+``state_from_json``; snapshots store it, DESIGN.md "Events are the record").
+
+Squares, tile types and feature ids stay the engine's own integers; dictionaries become
+lists of pairs in their order (the order of the frontier is the order of the legal moves),
+sets become sorted lists. ``state_from_json(state_to_json(s)) == s`` for every state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.carcassonne.state import CarcassonneState, Feature, copy_json
+
+FORMAT = 1
+"""Bumped whenever the layout below changes."""
+
+
+def _feature_to_json(fid: int, f: Feature) -> list[Any]:
+    return [
+        fid,
+        f.kind,
+        list(f.nodes),
+        sorted(f.tiles),
+        f.open,
+        f.pennants,
+        list(f.followers),
+        list(f.cities),
+        f.complete,
+        f.stamp,
+    ]
+
+
+def state_to_json(state: CarcassonneState) -> dict[str, Any]:
+    """Every field of the state as JSON-safe primitives."""
+    return {
+        "format": FORMAT,
+        "players": state.players,
+        "farmers": state.farmers,
+        "small_city": state.small_city,
+        "phase": state.phase,
+        "turn": state.turn,
+        "current": state.current,
+        "in_hand": state.in_hand,
+        "stack": list(state.stack),
+        "discarded": list(state.discarded),
+        "tiles": [list(tile) for tile in state.tiles],
+        "deployed": list(state.deployed),
+        "frontier": [[pos, code] for pos, code in state.frontier.items()],
+        "feat": list(state.feat),
+        "features": [_feature_to_json(fid, f) for fid, f in state.features.items()],
+        "monasteries": [[pos, fid] for pos, fid in state.monasteries.items()],
+        "followers": [[pos, owner, seg] for pos, (owner, seg) in state.followers.items()],
+        "supply": list(state.supply),
+        "scores": list(state.scores),
+        "random_position": state.random_position,
+        "clock": state.clock,
+        "result": None if state.result is None else copy_json(state.result),
+    }
+
+
+def state_from_json(data: dict[str, Any]) -> CarcassonneState:
+    """The state that :func:`state_to_json` gave ``data`` for."""
+    tiles = [(pos, kind, turns, player) for pos, kind, turns, player in data["tiles"]]
+    return CarcassonneState(
+        players=data["players"],
+        farmers=data["farmers"],
+        small_city=data["small_city"],
+        phase=data["phase"],
+        turn=data["turn"],
+        current=data["current"],
+        in_hand=data["in_hand"],
+        stack=list(data["stack"]),
+        discarded=list(data["discarded"]),
+        board={tile[0]: k for k, tile in enumerate(tiles)},
+        tiles=tiles,
+        deployed=list(data["deployed"]),
+        frontier={pos: code for pos, code in data["frontier"]},
+        feat=list(data["feat"]),
+        features={
+            fid: Feature(
+                kind, list(nodes), set(squares), ends, pennants, list(on), list(cities), done, stamp
+            )
+            for fid, kind, nodes, squares, ends, pennants, on, cities, done, stamp in data[
+                "features"
+            ]
+        },
+        monasteries={pos: fid for pos, fid in data["monasteries"]},
+        followers={pos: (owner, seg) for pos, owner, seg in data["followers"]},
+        supply=list(data["supply"]),
+        scores=list(data["scores"]),
+        random_position=data["random_position"],
+        clock=data["clock"],
+        result=None if data["result"] is None else copy_json(data["result"]),
+    )

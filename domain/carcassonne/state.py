@@ -1,0 +1,199 @@
+"""The state of a game of Carcassonne: the table after every event (shared/rules/carcassonne.md,
+"Base game": the start tile, the stack, 7 followers each, the features as they grow).
+
+Everything here is derived from events by :mod:`domain.carcassonne.evolve` (and the start
+tile by :func:`new_state`); nothing here draws random numbers. The stack is a count per tile
+type, never an order: tiles are drawn on demand (docs/carcassonne.md, "Draw on demand").
+
+Features are tracked incrementally. Every segment of a placed tile is a *node*
+``k * 16 + i`` (tile ``k`` in placement order, segment ``i`` of its type); ``feat[node]`` is
+the id of the feature it belongs to, and ``features[id]`` the feature itself. When a tile
+joins features, the smaller ones are relabelled into the largest, so a lookup is one index.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from domain.carcassonne.tiles import BASE_COUNTS
+
+FOLLOWERS: Final = 7
+"""Followers per player in supply at the start (rules, "Base game")."""
+SETUP: Final = 0
+"""The start tile lies on the table; nothing has been drawn yet."""
+PLAY: Final = 1
+"""A player holds a drawn tile and must place it."""
+OVER: Final = 2
+"""``GameEnded`` has been recorded."""
+PHASE_NAMES: Final = ("setup", "play", "over")
+NODE_BITS: Final = 4
+"""``node = k << NODE_BITS | segment`` (at most 16 segments per tile)."""
+NO_FEATURE: Final = -1
+
+
+@dataclass(slots=True)
+class Feature:
+    """One road, city, field or monastery as it stands (rules, "Scoring a completed
+    feature"; "Final scoring").
+
+    ``open`` counts the road or city ends that still lead off the placed tiles (0 means
+    complete); ``tiles`` are the squares it covers (a tile counts once even when two of its
+    segments belong to the feature); ``followers`` the squares whose follower stands on it;
+    ``cities`` (fields) the city nodes it borders."""
+
+    kind: int
+    nodes: list[int]
+    tiles: set[int]
+    open: int
+    pennants: int
+    followers: list[int]
+    cities: list[int]
+    complete: bool
+    stamp: int = 0
+    """The state's ``clock`` when the feature last merged with another or its followers
+    went from none to some or back (caches of :mod:`domain.carcassonne.placement` check it)."""
+
+    def clone(self) -> Feature:
+        """An independent copy."""
+        return Feature(
+            self.kind,
+            self.nodes.copy(),
+            self.tiles.copy(),
+            self.open,
+            self.pennants,
+            self.followers.copy(),
+            self.cities.copy(),
+            self.complete,
+            self.stamp,
+        )
+
+
+@dataclass(slots=True)
+class CarcassonneState:
+    """The whole state of one game; per-player lists are indexed by seat."""
+
+    players: int
+    farmers: str
+    """The farmer scoring variant: ``per-field``, ``per-city`` or ``per-field-once``."""
+    small_city: int
+    """Points for the tiles of a completed two-tile city (4 normally, 2 in the 2000
+    edition; option ``small-city-points``)."""
+    phase: int
+    turn: int
+    """Tiles placed by players so far (the start tile not counted)."""
+    current: int
+    """The seat holding the drawn tile (-1 before the first draw and at the end)."""
+    in_hand: int
+    """The type of the drawn tile, or -1."""
+    stack: list[int]
+    """Tiles not yet drawn, per type (catalogue order)."""
+    discarded: list[int]
+    """Types of the tiles discarded because they fitted nowhere, in order."""
+    board: dict[int, int]
+    """Square -> index ``k`` of the tile on it."""
+    tiles: list[tuple[int, int, int, int]]
+    """Per placed tile ``k``: (square, type, quarter turns, seat that placed it; -1 for the
+    start tile)."""
+    deployed: list[int]
+    """Per placed tile ``k``: the segment its player deployed a follower on, or -1 (kept
+    after the follower returns: the history the recount replays)."""
+    frontier: dict[int, int]
+    """Every empty square next to a placed tile -> its constraint code
+    (:mod:`domain.carcassonne.tiles`)."""
+    feat: list[int]
+    features: dict[int, Feature]
+    monasteries: dict[int, int]
+    """Square -> feature id of every monastery not yet surrounded."""
+    followers: dict[int, tuple[int, int]]
+    """Square -> (owner, segment) of the follower standing on that tile (at most one)."""
+    supply: list[int]
+    scores: list[int]
+    random_position: int
+    clock: int
+    """Counts the feature changes that stamp features (see :attr:`Feature.stamp`)."""
+    result: dict[str, Any] | None
+    """The data of ``GameEnded`` once the game is over."""
+    memo: Any = field(default=None, compare=False, repr=False)
+    """The last placement analysed (:func:`domain.carcassonne.board.analyse`) with its
+    key, so that ``evolve`` does not redo what ``apply`` just did; not part of the state."""
+    slot_cache: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
+    """Per frontier square, what :func:`domain.carcassonne.placement.square_slots` found,
+    with the stamps of the features it depends on; not part of the state."""
+
+    def clone(self) -> CarcassonneState:
+        """An independent copy (lists and dicts copied; features cloned)."""
+        return CarcassonneState(
+            self.players,
+            self.farmers,
+            self.small_city,
+            self.phase,
+            self.turn,
+            self.current,
+            self.in_hand,
+            self.stack.copy(),
+            self.discarded.copy(),
+            self.board.copy(),
+            self.tiles.copy(),
+            self.deployed.copy(),
+            self.frontier.copy(),
+            self.feat.copy(),
+            {fid: feature.clone() for fid, feature in self.features.items()},
+            self.monasteries.copy(),
+            self.followers.copy(),
+            self.supply.copy(),
+            self.scores.copy(),
+            self.random_position,
+            self.clock,
+            None if self.result is None else copy_json(self.result),
+            self.memo,
+            self.slot_cache.copy(),
+        )
+
+    @property
+    def tiles_left(self) -> int:
+        """Tiles still in the stack."""
+        return sum(self.stack)
+
+
+def stamp(state: CarcassonneState, feature: Feature) -> None:
+    """Mark ``feature`` as changed for the caches (:attr:`Feature.stamp`)."""
+    state.clock += 1
+    feature.stamp = state.clock
+
+
+def copy_json(value: Any) -> Any:
+    """A deep copy of a JSON-safe value."""
+    if isinstance(value, dict):
+        return {key: copy_json(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [copy_json(item) for item in value]
+    return value
+
+
+def empty_state(players: int, farmers: str, small_city: int) -> CarcassonneState:
+    """A table with nothing on it and the 72 base tiles in the stack."""
+    return CarcassonneState(
+        players=players,
+        farmers=farmers,
+        small_city=small_city,
+        phase=SETUP,
+        turn=0,
+        current=-1,
+        in_hand=-1,
+        stack=list(BASE_COUNTS),
+        discarded=[],
+        board={},
+        tiles=[],
+        deployed=[],
+        frontier={},
+        feat=[],
+        features={},
+        monasteries={},
+        followers={},
+        supply=[FOLLOWERS] * players,
+        scores=[0] * players,
+        random_position=0,
+        clock=0,
+        result=None,
+    )

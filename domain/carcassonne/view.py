@@ -1,0 +1,141 @@
+"""What players and spectators see of a game of Carcassonne, its summary and its outcome
+(shared/rules/carcassonne.md, "Base game": the table, the followers and the drawn tile are
+public — "draw a tile, show it". The stack is a count per type and never an order, so there
+is nothing hidden to redact: every viewer sees the same; docs/carcassonne.md, "View").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.carcassonne.board import surrounded
+from domain.carcassonne.farms import describe
+from domain.carcassonne.grid import xy
+from domain.carcassonne.scoring import incomplete_value, ref
+from domain.carcassonne.state import NODE_BITS, OVER, PHASE_NAMES, PLAY, CarcassonneState, Feature
+from domain.carcassonne.tiles import (
+    CITY,
+    FIELD,
+    KIND_NAMES,
+    MONASTERY,
+    ORIENTATIONS,
+    ROLES,
+    ROTATIONS,
+    TYPES,
+)
+from domain.protocol import Outcome, Viewer
+
+
+def _feature(state: CarcassonneState, first: int, feature: Feature) -> dict[str, Any]:
+    seats = sorted(state.followers[pos][0] for pos in feature.followers)
+    out: dict[str, Any] = {
+        "kind": KIND_NAMES[feature.kind],
+        "segments": [ref(state, node) for node in sorted(feature.nodes)],
+        "followers": seats,
+    }
+    if feature.kind == FIELD:
+        cities = {state.feat[node] for node in feature.cities}
+        complete = sum(1 for c in cities if state.features[c].complete)
+        out["completed_cities"] = complete
+        out["value"] = complete * describe(state.farmers)["city_points"]
+        return out
+    if feature.kind == MONASTERY:
+        tiles = 1 + surrounded(state, state.tiles[first >> NODE_BITS][0])
+    else:
+        tiles = len(feature.tiles)
+        out["open_ends"] = feature.open
+    out["tiles"] = tiles
+    if feature.kind == CITY:
+        out["pennants"] = feature.pennants
+    out["value"] = incomplete_value(feature.kind, tiles, feature.pennants)
+    return out
+
+
+def open_features(state: CarcassonneState) -> list[dict[str, Any]]:
+    """Every incomplete road, city and monastery, and every field with farmers, with its
+    segments, the seats of its followers and what it would score at the end as it stands."""
+    found = sorted(
+        (min(f.nodes), f)
+        for f in state.features.values()
+        if not f.complete and (f.kind != FIELD or f.followers)
+    )
+    return [_feature(state, first, feature) for first, feature in found]
+
+
+def _board(state: CarcassonneState) -> list[dict[str, Any]]:
+    out = []
+    for pos, kind, turns, player in state.tiles:
+        x, y = xy(pos)
+        out.append(
+            {
+                "x": x,
+                "y": y,
+                "tile": TYPES[kind].letter,
+                "rotation": ROTATIONS[turns],
+                "edges": ORIENTATIONS[kind][turns].edges,
+                "placed_by": None if player < 0 else player,
+            }
+        )
+    return out
+
+
+def _followers(state: CarcassonneState) -> list[dict[str, Any]]:
+    out = []
+    for pos, (player, segment) in sorted(state.followers.items()):
+        x, y = xy(pos)
+        piece = TYPES[state.tiles[state.board[pos]][1]].segments[segment]
+        out.append(
+            {"player": player, "x": x, "y": y, "segment": piece.id, "role": ROLES[piece.kind]}
+        )
+    return out
+
+
+def view(state: CarcassonneState, viewer: Viewer) -> dict[str, Any]:
+    """The table as JSON-ready data (docs/carcassonne.md, "View"). Every viewer sees the
+    same, apart from the echoed ``viewer`` seat."""
+    in_hand = TYPES[state.in_hand].letter if state.in_hand >= 0 else None
+    return {
+        "game": "carcassonne",
+        "options": {"farmers": state.farmers, "small-city-points": state.small_city},
+        "phase": PHASE_NAMES[state.phase],
+        "turn": state.turn,
+        "current_players": [state.current] if state.phase == PLAY else [],
+        "viewer": viewer.seat,
+        "tile_in_hand": in_hand,
+        "tiles_left": state.tiles_left,
+        "stack": {TYPES[k].letter: n for k, n in enumerate(state.stack) if n},
+        "discarded": [TYPES[k].letter for k in state.discarded],
+        "board": _board(state),
+        "followers": _followers(state),
+        "features": open_features(state),
+        "players": [
+            {"seat": seat, "score": state.scores[seat], "followers": state.supply[seat]}
+            for seat in range(state.players)
+        ],
+        "scores": list(state.scores),
+    }
+
+
+def summary(state: CarcassonneState) -> dict[str, Any]:
+    """``scores`` (per seat), ``turn``, ``tiles_left``, ``phase`` and ``finished``."""
+    return {
+        "scores": list(state.scores),
+        "turn": state.turn,
+        "tiles_left": state.tiles_left,
+        "phase": PHASE_NAMES[state.phase],
+        "finished": state.phase == OVER,
+    }
+
+
+def outcome(state: CarcassonneState) -> Outcome | None:
+    """``None`` until ``GameEnded``; then final scores, ranks and winners, with the points
+    per seat from play, from incomplete features and from farms as details."""
+    result = state.result
+    if state.phase != OVER or result is None:
+        return None
+    return Outcome(
+        scores=list(state.scores),
+        ranks=list(result["ranks"]),
+        winners=list(result["winners"]),
+        details={"breakdown": {k: list(v) for k, v in result["breakdown"].items()}},
+    )
