@@ -33,10 +33,12 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def new_game(client: FlaskClient, players: int = 2, **options: Any) -> tuple[str, list[str]]:
+def new_game(
+    client: FlaskClient, players: int = 2, game: str = "azul", **options: Any
+) -> tuple[str, list[str]]:
     """Create a game over HTTP and join every seat; its id and the tokens."""
     created = client.post(
-        "/api/v1/games", json={"game": "azul", "players": players, "options": options}
+        "/api/v1/games", json={"game": game, "players": players, "options": options}
     )
     assert created.status_code == 201, created.json
     game_id = created.json["id"]

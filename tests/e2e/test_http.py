@@ -6,8 +6,10 @@ from __future__ import annotations
 import random
 import time
 
+import pytest
 from flask.testing import FlaskClient
 
+from domain.registry import games
 from tests.e2e.conftest import bearer, new_game
 
 PROBLEM = "application/problem+json"
@@ -34,8 +36,9 @@ def current_move(client: FlaskClient, game_id: str, tokens: list[str]) -> tuple[
     return view["version"], seat, moves.json["moves"][0]["move"]
 
 
-def test_a_whole_game_over_http(client: FlaskClient) -> None:
-    game_id, tokens = new_game(client, players=3)
+@pytest.mark.parametrize("game", sorted(games()))
+def test_a_whole_game_over_http(client: FlaskClient, game: str) -> None:
+    game_id, tokens = new_game(client, players=3, game=game)
     bot = random.Random(3)
     for _ in range(1000):
         view = client.get(f"/api/v1/games/{game_id}")
@@ -67,6 +70,7 @@ def test_a_whole_game_over_http(client: FlaskClient) -> None:
             break
         time.sleep(0.05)
     assert listed["items"][0]["id"] == game_id
+    assert listed["items"][0]["game"] == game
     assert listed["items"][0]["scores"] == final["outcome"]["scores"]
 
 
