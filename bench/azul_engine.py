@@ -18,6 +18,8 @@ import argparse
 import random
 import time
 
+from calibration import calibration  # bench/calibration.py, the shared baseline
+
 from domain.azul import AZUL
 from domain.randomness import RandomStream
 
@@ -39,18 +41,6 @@ def play(players: int, seed: int, options: dict[str, str]) -> int:
             state = rules.evolve(state, event)
         moves += 1
     return moves
-
-
-def calibration() -> None:
-    """A fixed pure-Python workload (integer arithmetic, list and dict work)."""
-    total = 0
-    table: dict[int, int] = {}
-    items = []
-    for i in range(100_000):
-        total += i * i % 7
-        items.append(i & 31)
-        table[i & 1023] = total
-    assert total > 0 and len(items) == 100_000 and len(table) == 1024
 
 
 def main() -> None:

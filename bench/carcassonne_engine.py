@@ -21,6 +21,8 @@ import argparse
 import random
 import time
 
+from calibration import calibration  # bench/calibration.py, the shared baseline
+
 from domain.carcassonne import CARCASSONNE
 from domain.carcassonne.moves import clear_memo
 from domain.randomness import RandomStream
@@ -46,19 +48,6 @@ def play(players: int, seed: int, options: dict[str, object]) -> tuple[int, int]
         moves += 1
     assert rules.outcome(state) is not None
     return moves, listed
-
-
-def calibration() -> None:
-    """A fixed pure-Python workload (integer arithmetic, list and dict work), the same as
-    bench/azul_engine.py's."""
-    total = 0
-    table: dict[int, int] = {}
-    items = []
-    for i in range(100_000):
-        total += i * i % 7
-        items.append(i & 31)
-        table[i & 1023] = total
-    assert total > 0 and len(items) == 100_000 and len(table) == 1024
 
 
 def run(players: int, games: int, cold: bool, options: dict[str, object]) -> tuple[float, int, int]:
