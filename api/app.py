@@ -1,14 +1,15 @@
 """The Flask app factory (DESIGN.md, "HTTP API"): JSON under /api/v1, an OpenAPI document
 generated from the marshmallow schemas at /api/v1/openapi.json, a browsable docs page at
-/api/v1/docs, problem+json errors and CORS."""
+/api/v1/docs (Swagger UI, its files served locally), problem+json errors and CORS."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, redirect
+from flask import Flask, redirect, send_from_directory
 from flask_cors import CORS
 from flask_smorest import Api
+from swagger_ui_bundle import swagger_ui_path
 from werkzeug.wrappers import Response
 
 from api import errors, routes
@@ -16,6 +17,7 @@ from infrastructure.config import Settings
 from infrastructure.container import Services, build_services
 
 API_VERSION = "1.0.0"
+SWAGGER_ASSETS = "/api/v1/docs/assets"
 
 
 def create_app(services: Services | None = None, *, follow: bool | None = None) -> Flask:
@@ -28,13 +30,11 @@ def create_app(services: Services | None = None, *, follow: bool | None = None) 
     app.config.update(
         API_TITLE="GameLedger",
         API_VERSION=API_VERSION,
-        OPENAPI_VERSION="3.1.0",
+        OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/api/v1",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
-        OPENAPI_REDOC_PATH="redoc",
-        OPENAPI_REDOC_URL="https://cdn.jsdelivr.net/npm/redoc/bundles/redoc.standalone.js",
+        OPENAPI_SWAGGER_UI_URL=f"{SWAGGER_ASSETS}/",
         API_SPEC_OPTIONS=_spec_options(),
         MAX_CONTENT_LENGTH=256 * 1024,
     )
@@ -49,11 +49,18 @@ def create_app(services: Services | None = None, *, follow: bool | None = None) 
         allow_headers=["Authorization", "Content-Type", "If-Match"],
     )
     app.add_url_rule("/api/v1/health", "health", routes.health)
+    app.add_url_rule(f"{SWAGGER_ASSETS}/<path:filename>", "swagger_assets", _swagger_asset)
     app.add_url_rule("/", "root", lambda: redirect("/api/v1/docs"))
     app.after_request(_vary_on_authorization)
     if services.settings.embedded_projections if follow is None else follow:
         services.start_following()
     return app
+
+
+def _swagger_asset(filename: str) -> Response:
+    """Swagger UI's files, served from the swagger-ui-bundle package: the docs page needs no
+    network."""
+    return send_from_directory(swagger_ui_path, filename)
 
 
 def _vary_on_authorization(response: Response) -> Response:
