@@ -77,8 +77,10 @@ class GameLedger(Application[UUID]):
     ) -> UUID:
         """Create a game of a registered kind with its seats, options and ledger settings
         (undo policy, tournament) fixed; a secret seed is made now and only its SHA-256
-        commitment is public. A tournament game needs the arbiter's token. (``seed`` is for
-        tools that replay known games, such as ``simulate --seed``; the API never takes one.)
+        commitment is public. A tournament game needs the arbiter's token. A scenario (the
+        rules' ``is_scenario``, e.g. a Carcassonne game with a given stack) is created as an
+        analysis game, never a result. (``seed`` is for tools that replay known games, such
+        as ``simulate --seed``; the API never takes one.)
         """
         rules = rules_for(game)
         fixed = rules.normalise_options(options or {})
@@ -86,6 +88,7 @@ class GameLedger(Application[UUID]):
         if ledger["tournament"] and not arbiter_token:
             raise BadRequest("arbiter-required", "A tournament game needs an arbiter token.")
         seed = seed or new_seed()
+        scenario = getattr(rules, "is_scenario", None)
         aggregate = Game.create(
             game=game,
             players=players,
@@ -94,6 +97,7 @@ class GameLedger(Application[UUID]):
             seed=seed,
             seed_sha256=commitment(seed),
             arbiter_sha256=token_digest(arbiter_token) if arbiter_token else "",
+            analysis={"scenario": True} if scenario is not None and scenario(fixed) else None,
         )
         self.save(aggregate)
         return aggregate.id

@@ -9,9 +9,10 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from domain.carcassonne.board import place_tile
+from domain.carcassonne.bridges import add_bridge
 from domain.carcassonne.grid import pos_of
 from domain.carcassonne.state import NODE_BITS, OVER, PLAY, CarcassonneState, stamp
-from domain.carcassonne.tiles import TYPE_INDEX, TYPES
+from domain.carcassonne.tiles import AXES, TYPE_INDEX, TYPES, VARIANTS
 from domain.protocol import Event, GameError
 
 Data = dict[str, Any]
@@ -19,8 +20,11 @@ Data = dict[str, Any]
 
 def tile_drawn(state: CarcassonneState, data: Data) -> None:
     """``TileDrawn`` (rules, "A turn: draw a tile, show it"): the tile leaves the stack and
-    is in the hand of ``player``, whose turn it now is."""
+    is in the hand of ``player``, whose turn it now is. In a scenario the listed tiles come
+    first: the draw takes the first of those left."""
     kind = TYPE_INDEX[data["tile"]]
+    if state.script:
+        del state.script[0]
     state.stack[kind] -= 1
     state.in_hand = kind
     state.current = data["player"]
@@ -36,11 +40,27 @@ def tile_discarded(state: CarcassonneState, data: Data) -> None:
 
 
 def tile_placed(state: CarcassonneState, data: Data) -> None:
-    """``TilePlaced`` (rules, "Placing"): the tile joins the table and its features."""
+    """``TilePlaced`` (rules, "Placing"): the tile joins the table and its features; with
+    ``bridge`` (rules, "Bridges") as its bridged variant, and a bridge token is used."""
     kind = TYPE_INDEX[data["tile"]]
-    place_tile(state, pos_of(data["x"], data["y"]), kind, data["rotation"] // 90, data["player"])
+    turns = data["rotation"] // 90
+    pos = pos_of(data["x"], data["y"])
+    bridge = data.get("bridge")
+    if bridge is not None:
+        axis = AXES.index(bridge)
+        kind = VARIANTS[kind][axis ^ (turns & 1)]
+        state.bridge_log.append((len(state.tiles), pos, axis))
+        state.bridges[data["player"]] -= 1
+    place_tile(state, pos, kind, turns, data["player"])
     state.in_hand = -1
     state.turn += 1
+
+
+def bridge_placed(state: CarcassonneState, data: Data) -> None:
+    """``BridgePlaced`` (rules, "Bridges"): a bridge on a tile beside the one about to be
+    placed; a bridge token is used."""
+    add_bridge(state, pos_of(data["x"], data["y"]), AXES.index(data["axis"]))
+    state.bridges[data["player"]] -= 1
 
 
 def follower_deployed(state: CarcassonneState, data: Data) -> None:
@@ -107,6 +127,7 @@ HANDLERS: Final[dict[str, Callable[[CarcassonneState, Data], None]]] = {
     "FinalFeatureScored": feature_scored,
     "FarmScored": farm_scored,
     "GameEnded": game_ended,
+    "BridgePlaced": bridge_placed,
 }
 """The event catalogue (docs/carcassonne.md, "Events")."""
 

@@ -8,19 +8,20 @@ from __future__ import annotations
 from domain.carcassonne.grid import xy
 from domain.carcassonne.recount import Placement, recount
 from domain.carcassonne.state import FOLLOWERS, NODE_BITS, OVER, PLAY, CarcassonneState
-from domain.carcassonne.tiles import BASE_COUNTS, ROTATIONS, TYPES
-
-TILES: int = sum(BASE_COUNTS)
+from domain.carcassonne.tiles import AXES, ROTATIONS, TYPES
 
 
 def history(state: CarcassonneState) -> list[Placement]:
     """The placements of the game so far, in order, as the recount reads them."""
     out = []
-    for (pos, kind, turns, player), segment in zip(state.tiles, state.deployed, strict=True):
+    bridges = {k: (*xy(pos), AXES[axis]) for k, pos, axis in state.bridge_log}
+    for k, ((pos, kind, turns, player), segment) in enumerate(
+        zip(state.tiles, state.deployed, strict=True)
+    ):
         x, y = xy(pos)
         tile = TYPES[kind]
         follower = None if segment < 0 else tile.segments[segment].id
-        out.append(Placement(x, y, tile.letter, ROTATIONS[turns], player, follower))
+        out.append(Placement(x, y, tile.letter, ROTATIONS[turns], player, follower, bridges.get(k)))
     return out
 
 
@@ -28,8 +29,8 @@ def _tiles(state: CarcassonneState) -> list[str]:
     problems = []
     in_hand = 1 if state.in_hand >= 0 else 0
     total = len(state.tiles) + len(state.discarded) + state.tiles_left + in_hand
-    if total != TILES:
-        problems.append(f"{total} tiles are accounted for, not {TILES}.")
+    if total != state.total:
+        problems.append(f"{total} tiles are accounted for, not {state.total}.")
     if any(n < 0 for n in state.stack):
         problems.append("A negative count in the stack.")
     if in_hand and state.phase != PLAY:
@@ -64,6 +65,10 @@ def _followers(state: CarcassonneState) -> list[str]:
             )
         if state.scores[seat] < 0:
             problems.append(f"Seat {seat} has a negative score.")
+    if state.expansion and (len(state.bridges), len(state.castles)) != (state.players,) * 2:
+        problems.append("Not every seat has its bridge and castle tokens.")
+    if any(n < 0 for n in state.bridges + state.castles):
+        problems.append("A negative count of tokens.")
     return problems
 
 
@@ -75,11 +80,11 @@ def _final(state: CarcassonneState) -> list[str]:
 
 
 def check_invariants(state: CarcassonneState) -> list[str]:
-    """Every violated law as one sentence; empty when the state is sound: all 72 tiles
-    accounted for (placed + discarded + in the stack + in hand), 7 followers per seat
-    (supply + board), followers and features agreeing, no negative score or count; once
-    the game is over, the engine's final scores equal the independent recount's and the
-    recount found no illegal placement or deployment."""
+    """Every violated law as one sentence; empty when the state is sound: all 72 tiles (a
+    ``stack-only`` scenario: its tiles) accounted for (placed + discarded + in the stack +
+    in hand), 7 followers per seat (supply + board), followers and features agreeing, no
+    negative score or count; once the game is over, the engine's final scores equal the
+    independent recount's and the recount found no illegal placement or deployment."""
     problems = _tiles(state) + _followers(state)
     if state.phase == OVER:
         problems += _final(state)

@@ -17,7 +17,7 @@ import re
 from typing import Any, Final, NamedTuple
 
 from domain.carcassonne.grid import LIMIT, xy
-from domain.carcassonne.tiles import LOOKALIKES, ROTATIONS, TYPE_INDEX, TYPES
+from domain.carcassonne.tiles import AXES, LOOKALIKES, ROTATIONS, TYPE_INDEX, TYPES
 from domain.protocol import InvalidMove
 
 
@@ -31,8 +31,24 @@ class Place(NamedTuple):
     follower: str | None
 
 
-Move = Place
-"""Any Carcassonne move (issue 5 adds the expansion's)."""
+class Bridged(NamedTuple):
+    """Place the drawn tile, maybe deploy a follower, and lay a bridge (expansion, rules
+    "Bridges") across ``axis`` (``"NS"`` or ``"WE"``, as on the table) of the tile on square
+    ``(bridge_x, bridge_y)``: the tile just placed or an orthogonal neighbour. A follower on
+    the bridge of the tile just placed stands on segment ``b0``."""
+
+    tile: str
+    x: int
+    y: int
+    rotation: int
+    follower: str | None
+    bridge_x: int
+    bridge_y: int
+    axis: str
+
+
+Move = Place | Bridged
+"""Any Carcassonne move."""
 
 SEGMENT_IDS: Final = frozenset(s.id for tile in TYPES for s in tile.segments)
 
@@ -46,8 +62,11 @@ def _coordinate(value: Any) -> bool:
 
 
 def well_formed(move: object) -> bool:
-    """Whether ``move`` is a :class:`Place` whose fields are in range (a move built in code
-    rather than parsed may not be)."""
+    """Whether ``move`` is a :class:`Place` or :class:`Bridged` whose fields are in range (a
+    move built in code rather than parsed may not be)."""
+    if type(move) is Bridged:
+        bridge = _coordinate(move.bridge_x) and _coordinate(move.bridge_y)
+        return bridge and move.axis in AXES and well_formed(Place(*move[:5]))
     if type(move) is not Place:
         return False
     tile, x, y, rotation, follower = move
@@ -62,7 +81,15 @@ def well_formed(move: object) -> bool:
     )
 
 
-def canonical(move: Place) -> Place:
+def canonical(move: Move) -> Move:
+    """:func:`canonical_place`, a bridge kept as it is (it lies on the table, whatever the
+    tile's rotation)."""
+    if isinstance(move, Bridged):
+        return Bridged(*canonical_place(Place(*move[:5])), *move[5:])
+    return canonical_place(move)
+
+
+def canonical_place(move: Place) -> Place:
     """The same placement as it is listed: a symmetric tile turned to a rotation that looks
     exactly like a smaller one (U at 180 like U at 0) is given that smaller rotation, and
     its follower the id of the segment lying in the same place. A segment id the tile does
@@ -79,28 +106,41 @@ def canonical(move: Place) -> Place:
     return Place(move.tile, move.x, move.y, ROTATIONS[turns], follower)
 
 
-def _checked(move: Place) -> Place:
+def _checked(move: Move) -> Move:
     if not well_formed(move):
         raise _malformed(
             "A placement names a tile type (A..X), integer x and y, a rotation of 0, 90, "
-            "180 or 270, and a follower segment id (c0, r1, f2, m0, ...) or null."
+            "180 or 270, and a follower segment id (c0, r1, f2, m0, ...) or null; a bridge "
+            'integer x and y and an axis "NS" or "WE".'
         )
     return canonical(move)
 
 
-def parse_move(data: Any) -> Place:
-    """A move from its JSON form (module docstring); raises ``InvalidMove``
-    (``malformed-move``) when it cannot be read as a Carcassonne move."""
+PLACE_FIELDS: Final = frozenset({"type", "tile", "x", "y", "rotation", "follower"})
+
+
+def parse_move(data: Any) -> Move:
+    """A move from its JSON form (module docstring; with a bridge, one more field
+    ``"bridge": {"x", "y", "axis"}``); raises ``InvalidMove`` (``malformed-move``) when it
+    cannot be read as a Carcassonne move."""
     if not isinstance(data, dict) or data.get("type") != "place":
         raise _malformed('A move is a JSON object with "type": "place".')
-    if set(data) != {"type", "tile", "x", "y", "rotation", "follower"}:
-        raise _malformed("A placement has exactly the fields type, tile, x, y, rotation, follower.")
-    return _checked(Place(data["tile"], data["x"], data["y"], data["rotation"], data["follower"]))
+    if set(data) not in (PLACE_FIELDS, PLACE_FIELDS | {"bridge"}):
+        raise _malformed(
+            "A placement has exactly the fields type, tile, x, y, rotation, follower (and bridge)."
+        )
+    place = Place(data["tile"], data["x"], data["y"], data["rotation"], data["follower"])
+    if "bridge" not in data:
+        return _checked(place)
+    bridge = data["bridge"]
+    if not isinstance(bridge, dict) or set(bridge) != {"x", "y", "axis"}:
+        raise _malformed('A bridge is {"x": .., "y": .., "axis": "NS" or "WE"}.')
+    return _checked(Bridged(*place, bridge["x"], bridge["y"], bridge["axis"]))
 
 
-def move_to_json(move: Place) -> dict[str, Any]:
+def move_to_json(move: Move) -> dict[str, Any]:
     """The JSON form of a move (read back by :func:`parse_move`)."""
-    return {
+    out: dict[str, Any] = {
         "type": "place",
         "tile": move.tile,
         "x": move.x,
@@ -108,30 +148,43 @@ def move_to_json(move: Place) -> dict[str, Any]:
         "rotation": move.rotation,
         "follower": move.follower,
     }
+    if type(move) is Bridged:
+        out["bridge"] = {"x": move.bridge_x, "y": move.bridge_y, "axis": move.axis}
+    return out
 
 
-_TEXT: Final = re.compile(r"([A-Z]+[0-9]*)@(-?[0-9]+),(-?[0-9]+)R([0-9]+)(?:\+([CRFM][0-9]+))?")
+_TEXT: Final = re.compile(
+    r"([A-Z]+[0-9]*)@(-?[0-9]+),(-?[0-9]+)R([0-9]+)(?:\+([CRFMB][0-9]+))?"
+    r"(?:\^(-?[0-9]+),(-?[0-9]+)(NS|WE))?"
+)
 
 
-def parse_notation(text: str) -> Place:
+def parse_notation(text: str) -> Move:
     """A move from its compact notation ``<tile>@<x>,<y>r<rotation>[+<segment>]``, e.g.
-    ``D@1,0r90+c0``, ``V@-2,1r270``. Case and surrounding spaces are ignored. Raises
-    ``InvalidMove`` (``malformed-move``)."""
+    ``D@1,0r90+c0``, ``V@-2,1r270``; with a bridge ``^<x>,<y><axis>`` after it, e.g.
+    ``U@1,0r0+r0^2,0NS``. Case and surrounding spaces are ignored. Raises ``InvalidMove``
+    (``malformed-move``)."""
     if not isinstance(text, str):
         raise _malformed("A move in notation is a string.")
     found = _TEXT.fullmatch(text.strip().upper())
     if not found:
         raise _malformed(f"{text!r} is not a Carcassonne move (examples: D@1,0r90+c0, V@-2,1r0).")
-    tile, x, y, rotation, follower = found.groups()
-    return _checked(
-        Place(tile, int(x), int(y), int(rotation), None if follower is None else follower.lower())
+    tile, x, y, rotation, follower, bx, by, axis = found.groups()
+    place = Place(
+        tile, int(x), int(y), int(rotation), None if follower is None else follower.lower()
     )
+    if axis is None:
+        return _checked(place)
+    return _checked(Bridged(*place, int(bx), int(by), axis))
 
 
-def notation(move: Place) -> str:
+def notation(move: Move) -> str:
     """The compact notation of a move (read back by :func:`parse_notation`)."""
     text = f"{move.tile}@{move.x},{move.y}r{move.rotation}"
-    return text if move.follower is None else f"{text}+{move.follower}"
+    text = text if move.follower is None else f"{text}+{move.follower}"
+    if type(move) is Bridged:
+        text += f"^{move.bridge_x},{move.bridge_y}{move.axis}"
+    return text
 
 
 MOVES: dict[int, tuple[Place, ...]] = {}

@@ -40,6 +40,9 @@ class Placement(NamedTuple):
     rotation: int
     player: int
     follower: str | None
+    bridge: tuple[int, int, str] | None = None
+    """The bridge laid in this turn (expansion): the square of its tile and ``"NS"`` or
+    ``"WE"`` as on the table."""
 
 
 @dataclass
@@ -83,6 +86,24 @@ def turned(letter: str, degrees: int) -> _Turned:
         out.sides["m0"] = []
         out.monastery = True
     return out
+
+
+def bridged(tile: _Turned, axis: str) -> bool:
+    """Lay a bridge (rules, "Bridges") across ``axis`` of a tile as it lies: a road ``b0``
+    over two field edges, which become road edges; the fields keep their halves. False
+    (and nothing laid) when an end is not a field edge or the tile has a bridge."""
+    ends = ["N", "S"] if axis == "NS" else ["E", "W"]
+    if "b0" in tile.kind or any(tile.edges[_SIDES.index(end)] != "F" for end in ends):
+        return False
+    tile.kind["b0"] = "road"
+    tile.sides["b0"] = ends
+    tile.pennants["b0"] = 0
+    for end in ends:
+        tile.by_side[end] = "b0"
+    tile.edges = "".join(
+        "R" if side in ends else e for side, e in zip(_SIDES, tile.edges, strict=True)
+    )
+    return True
 
 
 class Recount:
@@ -142,6 +163,8 @@ class Recount:
         cities it closes and the monasteries it surrounds."""
         tile = turned(step.tile, step.rotation)
         where = (step.x, step.y)
+        if step.bridge is not None:
+            self._bridge(step, tile)
         if not first:
             self._check_fit(step, tile)
         self.board[where] = tile
@@ -165,6 +188,23 @@ class Recount:
                 at = (step.x + dx, step.y + dy)
                 if at in self.board and self.board[at].monastery and self.around(*at) == 8:
                     self.award([(at[0], at[1], "m0")], 9)
+
+    def _bridge(self, step: Placement, tile: _Turned) -> None:
+        """The turn's bridge: on the new tile, or on a placed tile beside it whose bridge
+        ends face no placed tile."""
+        assert step.bridge is not None
+        x, y, axis = step.bridge
+        if (x, y) == (step.x, step.y):
+            target = tile
+        else:
+            target = self.board.get((x, y), _Turned("CCCC"))
+            ends = "NS" if axis == "NS" else "EW"
+            if abs(x - step.x) + abs(y - step.y) != 1 or any(
+                (x + _STEP[e][0], y + _STEP[e][1]) in self.board for e in ends
+            ):
+                self.problems.append(f"The bridge at {(x, y)} was laid illegally.")
+        if not bridged(target, axis):
+            self.problems.append(f"The bridge at {(x, y)} is not between two field edges.")
 
     def _check_fit(self, step: Placement, tile: _Turned) -> None:
         touching = 0

@@ -6,15 +6,17 @@ setup, whose turn, legal moves and the events a move causes (shared/rules/carcas
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from domain.carcassonne import moves as move_formats
 from domain.carcassonne.board import new_state
+from domain.carcassonne.bridges import bridge_placements, play_bridged
 from domain.carcassonne.evolve import EVENT_TYPES, HANDLERS
 from domain.carcassonne.evolve import evolve as evolve_event
-from domain.carcassonne.farms import PER_FIELD, VARIANTS
+from domain.carcassonne.expansion import MAX_PLAYERS
 from domain.carcassonne.invariants import check_invariants
-from domain.carcassonne.moves import Move, canonical, well_formed
+from domain.carcassonne.moves import Bridged, Move, canonical, well_formed
+from domain.carcassonne.options import configure, has_expansion, is_scenario, normalise_options
 from domain.carcassonne.placement import legal_placements
 from domain.carcassonne.snapshot import state_from_json, state_to_json
 from domain.carcassonne.state import OVER, PLAY, SETUP, CarcassonneState
@@ -23,9 +25,6 @@ from domain.carcassonne.view import outcome, summary, view
 from domain.protocol import Event, IllegalMove, InvalidMove, InvalidOptions, Outcome, Viewer
 from domain.randomness import RandomStream
 
-SMALL_CITY_POINTS: Final = (4, 2)
-"""Values of ``small-city-points``: what the tiles of a completed two-tile city score."""
-DEFAULT_OPTIONS: Final = {"farmers": PER_FIELD, "small-city-points": 4}
 RULES_VERSION: Final = "carcassonne-1"
 """Changes whenever the rules' decisions change (docs/carcassonne.md, "Rules decisions")."""
 
@@ -43,40 +42,38 @@ class CarcassonneRules:
     # -- creation -------------------------------------------------------------------
 
     def normalise_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        """``farmers``: ``per-field`` (default), ``per-city`` or ``per-field-once``;
-        ``small-city-points``: 4 (default) or 2 (rules, "Final scoring"). Anything else
-        raises ``InvalidOptions`` (``invalid-options``)."""
-        if not isinstance(options, Mapping):
-            raise InvalidOptions("invalid-options", "Options are a JSON object.")
-        unknown = sorted(str(key) for key in options if key not in DEFAULT_OPTIONS)
-        if unknown:
-            raise InvalidOptions("invalid-options", f"Carcassonne has no option {unknown[0]!r}.")
-        farmers = options.get("farmers", DEFAULT_OPTIONS["farmers"])
-        if not isinstance(farmers, str) or farmers not in VARIANTS:
-            raise InvalidOptions(
-                "invalid-options",
-                'Option \'farmers\' is "per-field", "per-city" or "per-field-once".',
-            )
-        small = options.get("small-city-points", DEFAULT_OPTIONS["small-city-points"])
-        if type(small) is not int or small not in SMALL_CITY_POINTS:
-            raise InvalidOptions("invalid-options", "Option 'small-city-points' is 4 or 2.")
-        return {"farmers": farmers, "small-city-points": small}
+        """The options fixed (:func:`domain.carcassonne.options.normalise_options`): the
+        farmer variant, the two-tile city value and, for a scenario, the stack."""
+        return normalise_options(options)
+
+    def is_scenario(self, options: Mapping[str, Any]) -> bool:
+        """True when normalised ``options`` give a ``stack``: a scenario game, which the
+        service records as an analysis game (never a result)."""
+        return is_scenario(options)
 
     def setup(self, players: int, options: Mapping[str, Any]) -> CarcassonneState:
         """The start tile on the table, 71 tiles in the stack, 7 followers each (rules,
-        "Base game"); 2-5 players."""
+        "Base game"); 2-5 players. With Bridges, Castles & Bazaars 83 tiles, 2-6 players and
+        each player's tokens (:func:`domain.carcassonne.options.configure`). A scenario's
+        listed tiles are drawn first; with ``stack-only`` they are the whole stack
+        (docs/carcassonne.md, "Scenario games")."""
         fixed = self.normalise_options(options)
-        if type(players) is not int or not self.min_players <= players <= self.max_players:
+        most = MAX_PLAYERS if has_expansion(fixed) else self.max_players
+        if type(players) is not int or not self.min_players <= players <= most:
             raise InvalidOptions(
-                "invalid-player-count", "The Carcassonne base game is played by 2 to 5 players."
+                "invalid-player-count",
+                f"Carcassonne is played by {self.min_players} to {most} players"
+                + (" with the expansion." if most == MAX_PLAYERS else "."),
             )
-        return new_state(players, fixed["farmers"], fixed["small-city-points"])
+        state = new_state(players, fixed["farmers"], fixed["small-city-points"])
+        configure(state, fixed)
+        return state
 
     def begin(self, state: CarcassonneState, rng: RandomStream) -> list[Event]:
         """Seat 0 draws the first tile (``TileDrawn``)."""
         if state.phase != SETUP:
             raise IllegalMove("already-begun", "The game has already begun.")
-        return draw_events(list(state.stack), state.frontier, 0, rng)
+        return draw_events(list(state.stack), list(state.script), state.frontier, 0, rng)
 
     # -- turns ----------------------------------------------------------------------
 
@@ -86,11 +83,15 @@ class CarcassonneRules:
 
     def legal_moves(self, state: CarcassonneState, player: int) -> list[Move]:
         """Every legal placement of the drawn tile, each without a follower and with one on
-        every free segment (:mod:`domain.carcassonne.placement`); empty when it is not
-        ``player``'s turn."""
+        every free segment (:mod:`domain.carcassonne.placement`), and with the expansion
+        every placement with a bridge (:mod:`domain.carcassonne.bridges`); empty when it is
+        not ``player``'s turn."""
         if state.phase != PLAY or player != state.current or state.in_hand < 0:
             return []
-        return legal_placements(state, player)
+        placements = legal_placements(state, player)
+        if not state.expansion:
+            return cast(list[Move], placements)
+        return [*placements, *bridge_placements(state, player)]
 
     def apply(
         self, state: CarcassonneState, player: int, move: Move, rng: RandomStream
@@ -110,7 +111,10 @@ class CarcassonneRules:
             raise IllegalMove("not-your-turn", f"It is seat {state.current}'s turn.")
         if state.in_hand < 0:
             raise IllegalMove("no-tile-in-hand", "No tile has been drawn.")
-        return play(state, player, canonical(move), rng)
+        move = canonical(move)
+        if isinstance(move, Bridged):
+            return play_bridged(state, player, move, rng)
+        return play(state, player, move, rng)
 
     def copy_state(self, state: CarcassonneState) -> CarcassonneState:
         """An independent copy of ``state``."""

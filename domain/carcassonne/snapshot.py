@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.carcassonne.state import CarcassonneState, Feature, copy_json
+from domain.carcassonne.state import TILES, CarcassonneState, Feature, copy_json
+from domain.carcassonne.tiles import TYPES
 
 FORMAT = 1
 """Bumped whenever the layout below changes."""
@@ -56,7 +57,19 @@ def state_to_json(state: CarcassonneState) -> dict[str, Any]:
         "random_position": state.random_position,
         "clock": state.clock,
         "result": None if state.result is None else copy_json(state.result),
+        "script": list(state.script),
+        "total": state.total,
+        "expansion": state.expansion,
+        "bridges": list(state.bridges),
+        "castles": list(state.castles),
+        "bridge_log": [list(entry) for entry in state.bridge_log],
     }
+
+
+def _padded(stack: list[int]) -> list[int]:
+    """A stack saved before the bridged variants joined the tile types, given their (zero)
+    counts."""
+    return list(stack) + [0] * (len(TYPES) - len(stack))
 
 
 def state_from_json(data: dict[str, Any]) -> CarcassonneState:
@@ -70,7 +83,7 @@ def state_from_json(data: dict[str, Any]) -> CarcassonneState:
         turn=data["turn"],
         current=data["current"],
         in_hand=data["in_hand"],
-        stack=list(data["stack"]),
+        stack=_padded(data["stack"]),
         discarded=list(data["discarded"]),
         board={tile[0]: k for k, tile in enumerate(tiles)},
         tiles=tiles,
@@ -92,4 +105,10 @@ def state_from_json(data: dict[str, Any]) -> CarcassonneState:
         random_position=data["random_position"],
         clock=data["clock"],
         result=None if data["result"] is None else copy_json(data["result"]),
+        script=list(data.get("script", [])),
+        total=data.get("total", TILES),
+        expansion=data.get("expansion", False),
+        bridges=list(data.get("bridges", [])),
+        castles=list(data.get("castles", [])),
+        bridge_log=[(k, pos, axis) for k, pos, axis in data.get("bridge_log", [])],
     )

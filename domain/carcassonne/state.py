@@ -30,6 +30,8 @@ PHASE_NAMES: Final = ("setup", "play", "over")
 NODE_BITS: Final = 4
 """``node = k << NODE_BITS | segment`` (at most 16 segments per tile)."""
 NO_FEATURE: Final = -1
+TILES: Final = sum(BASE_COUNTS)
+"""Tiles of the base game, the start tile included (rules, "Base game": 72)."""
 
 
 @dataclass(slots=True)
@@ -114,6 +116,21 @@ class CarcassonneState:
     """Counts the feature changes that stamp features (see :attr:`Feature.stamp`)."""
     result: dict[str, Any] | None
     """The data of ``GameEnded`` once the game is over."""
+    script: list[int] = field(default_factory=list)
+    """Scenario games (option ``stack``): the listed types still to be drawn, in order; the
+    next draw takes the first of them and no random number (docs/carcassonne.md)."""
+    total: int = TILES
+    """Tiles in the game: 72 (84 with the expansion), or the start tile and the listed ones
+    with ``stack-only``."""
+    expansion: bool = False
+    """Bridges, Castles & Bazaars is played (option ``expansions``)."""
+    bridges: list[int] = field(default_factory=list)
+    """With the expansion: bridge tokens per seat in supply (empty without)."""
+    castles: list[int] = field(default_factory=list)
+    """With the expansion: castle tokens per seat in supply (empty without)."""
+    bridge_log: list[tuple[int, int, int]] = field(default_factory=list)
+    """Every bridge in the order laid: (tiles placed before the turn's tile, square, axis
+    0 N-S / 1 W-E as on the table); the history the recount replays."""
     memo: Any = field(default=None, compare=False, repr=False)
     """The last placement analysed (:func:`domain.carcassonne.board.analyse`) with its
     key, so that ``evolve`` does not redo what ``apply`` just did; not part of the state."""
@@ -146,6 +163,12 @@ class CarcassonneState:
             self.random_position,
             self.clock,
             None if self.result is None else copy_json(self.result),
+            self.script.copy(),
+            self.total,
+            self.expansion,
+            self.bridges.copy(),
+            self.castles.copy(),
+            self.bridge_log.copy(),
             self.memo,
             self.slot_cache.copy(),
         )

@@ -1,5 +1,6 @@
-"""Tile types and their geometry, built once from the catalogue (shared/rules/carcassonne.md,
-"Tile notation used in carcassonne-tiles.json"; "Placing").
+"""The geometry of the tile types (:mod:`domain.carcassonne.tiletypes`, re-exported here),
+built once (shared/rules/carcassonne.md, "Tile notation used in carcassonne-tiles.json";
+"Placing").
 
 A tile has four edges N, E, S, W (0..3) and eight half-edges clockwise from the top-left
 corner, NNW, NNE, ENE, ESE, SSE, SSW, WSW, WNW (0..7). Its *segments* are its cities, roads,
@@ -19,23 +20,59 @@ two bits per side ``d``, the kind its placed neighbour shows there (0 = no neigh
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
-from domain.carcassonne.catalogue import CATALOGUE
+from domain.carcassonne.tiletypes import (
+    AXES,
+    BASE,
+    BASE_COUNTS,
+    BRIDGE_AXIS,
+    CATALOGUE_TYPES,
+    CITY,
+    EDGE_CODES,
+    EDGE_NAMES,
+    FIELD,
+    HALF_NAMES,
+    KIND_NAMES,
+    MONASTERY,
+    ROAD,
+    ROLES,
+    ROTATIONS,
+    START,
+    START_TYPE,
+    TYPE_INDEX,
+    TYPES,
+    VARIANTS,
+    Segment,
+    TileType,
+)
 
-EDGE_NAMES: Final = "NESW"
-HALF_NAMES: Final = ("NNW", "NNE", "ENE", "ESE", "SSE", "SSW", "WSW", "WNW")
-CITY: Final = 0
-ROAD: Final = 1
-FIELD: Final = 2
-MONASTERY: Final = 3
-KIND_NAMES: Final = ("city", "road", "field", "monastery")
-ROLES: Final = ("knight", "thief", "farmer", "monk")
-"""What a follower is called on each kind of feature (rules, "Deploying")."""
-EDGE_CODES: Final = {"C": 1, "R": 2, "F": 3}
-BASE: Final = "base"
-START_TYPE: Final = "D"
-ROTATIONS: Final = (0, 90, 180, 270)
+__all__ = [
+    "AXES",
+    "BASE",
+    "BASE_COUNTS",
+    "BRIDGE_AXIS",
+    "CATALOGUE_TYPES",
+    "CITY",
+    "EDGE_CODES",
+    "EDGE_NAMES",
+    "FIELD",
+    "HALF_NAMES",
+    "KIND_NAMES",
+    "MONASTERY",
+    "ROAD",
+    "ROLES",
+    "ROTATIONS",
+    "START",
+    "START_TYPE",
+    "TYPES",
+    "TYPE_INDEX",
+    "VARIANTS",
+    "Segment",
+    "TileType",
+]
+"""The tile types are :mod:`domain.carcassonne.tiletypes`'s, re-exported here with their
+geometry."""
 
 
 def rotate_edge(edge: int, quarter_turns: int) -> int:
@@ -53,91 +90,6 @@ def facing_half(half: int) -> int:
     """The neighbour's half-edge that ``half`` meets across their shared edge (NNW↔SSW,
     NNE↔SSE, ENE↔WNW, ESE↔WSW)."""
     return ((half // 2 + 2) % 4) * 2 + (1 - half % 2)
-
-
-@dataclass(frozen=True, slots=True)
-class Segment:
-    """One feature piece of a tile type, unrotated: ``edges`` and ``halves`` are bit masks;
-    ``ends`` counts the edges a road or city leaves by (its open ends on a lone tile);
-    ``cities`` (fields only) are the indices of the city segments of the tile it borders."""
-
-    id: str
-    kind: int
-    edges: int
-    halves: int
-    pennants: int
-    cities: tuple[int, ...]
-    ends: int
-
-
-@dataclass(frozen=True, slots=True)
-class TileType:
-    """A tile type of the catalogue: its letter (``A``..``X``, ``BB1``..), how many copies
-    the game has, its edges (``"CRFR"``, N E S W) and its segments."""
-
-    index: int
-    letter: str
-    set: str
-    count: int
-    edges: str
-    segments: tuple[Segment, ...]
-    monastery: int
-    """The index of the monastery segment, or -1."""
-    start: bool
-
-    def segment_index(self, segment_id: str) -> int:
-        """The index of the segment called ``segment_id``, or -1."""
-        for index, segment in enumerate(self.segments):
-            if segment.id == segment_id:
-                return index
-        return -1
-
-
-def _mask(names: list[str], alphabet: tuple[str, ...] | str) -> int:
-    bits = 0
-    for name in names:
-        bits |= 1 << list(alphabet).index(name)
-    return bits
-
-
-def _tile_type(index: int, data: dict[str, Any]) -> TileType:
-    segments: list[Segment] = []
-    city_ids = [city["id"] for city in data["cities"]]
-    for city in data["cities"]:
-        edges = _mask(city["edges"], EDGE_NAMES)
-        segments.append(
-            Segment(city["id"], CITY, edges, 0, city["pennants"], (), edges.bit_count())
-        )
-    for road in data["roads"]:
-        edges = _mask(road["edges"], EDGE_NAMES)
-        segments.append(Segment(road["id"], ROAD, edges, 0, 0, (), edges.bit_count()))
-    for field in data["fields"]:
-        cities = tuple(city_ids.index(name) for name in field["adj_cities"])
-        segments.append(
-            Segment(field["id"], FIELD, 0, _mask(field["halves"], HALF_NAMES), 0, cities, 0)
-        )
-    monastery = -1
-    if data["monastery"]:
-        monastery = len(segments)
-        segments.append(Segment("m0", MONASTERY, 0, 0, 0, (), 0))
-    return TileType(
-        index,
-        data["type"],
-        data["set"],
-        data["count"],
-        data["edges"],
-        tuple(segments),
-        monastery,
-        data["start"],
-    )
-
-
-TYPES: Final = tuple(_tile_type(index, data) for index, data in enumerate(CATALOGUE))
-"""Every tile type, in catalogue order (A..X, then BB1..BB11): the canonical order of draws."""
-TYPE_INDEX: Final = {tile.letter: tile.index for tile in TYPES}
-BASE_COUNTS: Final = tuple(tile.count if tile.set == BASE else 0 for tile in TYPES)
-"""Copies per type in the base game (72 tiles, the start tile included)."""
-START: Final = TYPE_INDEX[START_TYPE]
 
 
 @dataclass(frozen=True, slots=True)

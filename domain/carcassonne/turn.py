@@ -5,13 +5,17 @@ which the last tile is placed"; "Final scoring").
 
 Draw on demand (docs/carcassonne.md, "Draw on demand"): each draw takes ``rng.below(n)``
 over the ``n`` tiles left in the stack, listed type by type in catalogue order (A, A, B, B,
-B, B, C, D, ...), and records the tile in ``TileDrawn`` with the stream position. A drawn
+B, B, C, D, ...), and records the tile in ``TileDrawn`` with the stream position; a
+scenario's listed tiles come first and take no number ("Scenario games"). A drawn
 tile that fits nowhere is discarded (``TileDiscarded``) and the same player draws again.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from domain.carcassonne.board import Group, analyse
+from domain.carcassonne.bridges import bridge_placements
 from domain.carcassonne.completion import Completion, completions
 from domain.carcassonne.evolve import evolve
 from domain.carcassonne.farms import farm_events
@@ -26,8 +30,16 @@ from domain.carcassonne.scoring import (
     ranking,
     ref,
 )
-from domain.carcassonne.state import NODE_BITS, CarcassonneState
-from domain.carcassonne.tiles import ALL_FITS, ORIENTATIONS, ROLES, TYPE_INDEX, TYPES
+from domain.carcassonne.state import NODE_BITS, PLAY, CarcassonneState
+from domain.carcassonne.tiles import (
+    ALL_FITS,
+    AXES,
+    BRIDGE_AXIS,
+    ORIENTATIONS,
+    ROLES,
+    TYPE_INDEX,
+    TYPES,
+)
 from domain.protocol import Event, IllegalMove
 from domain.randomness import RandomStream
 
@@ -45,13 +57,26 @@ def draw(stack: list[int], rng: RandomStream) -> int:
 
 
 def draw_events(
-    stack: list[int], frontier: dict[int, int], player: int, rng: RandomStream
+    stack: list[int],
+    script: list[int],
+    frontier: dict[int, int],
+    player: int,
+    rng: RandomStream,
+    *,
+    bridged: Callable[[int], bool] | None = None,
 ) -> list[Event]:
-    """``player`` draws until a tile fits somewhere on ``frontier`` (each unplaceable tile
-    is discarded) or the stack is empty; ``stack`` is changed in place."""
+    """``player`` draws until a tile fits somewhere on ``frontier`` — or, with the
+    expansion, can be placed with a bridge (``bridged``) — or the stack is empty; each
+    unplaceable tile is discarded; ``stack`` and ``script`` are changed in place. A
+    scenario's listed tiles (``script``) are drawn first, in order, without random
+    numbers."""
     events = []
     while any(stack):
-        kind = draw(stack, rng)
+        if script:
+            kind = script.pop(0)
+            stack[kind] -= 1
+        else:
+            kind = draw(stack, rng)
         letter = TYPES[kind].letter
         events.append(
             Event(
@@ -64,18 +89,20 @@ def draw_events(
                 },
             )
         )
-        if has_placement(frontier, kind):
+        if has_placement(frontier, kind) or (bridged is not None and bridged(kind)):
             break
         events.append(Event("TileDiscarded", {"player": player, "tile": letter}))
     return events
 
 
-def check_place(state: CarcassonneState, player: int, move: Place) -> tuple[int, int, int]:
-    """The square, quarter turns and follower segment (-1: none) of a legal placement;
-    raises ``IllegalMove`` (codes in docs/carcassonne.md, "Moves")."""
-    kind = state.in_hand
-    if TYPE_INDEX[move.tile] != kind:
-        raise IllegalMove("wrong-tile", f"The tile in hand is {TYPES[kind].letter}.")
+def check_place(
+    state: CarcassonneState, player: int, move: Place, kind: int
+) -> tuple[int, int, int]:
+    """The square, quarter turns and follower segment (-1: none) of a legal placement of
+    the tile in hand as type ``kind`` (itself, or its bridged variant); raises
+    ``IllegalMove`` (codes in docs/carcassonne.md, "Moves")."""
+    if TYPE_INDEX[move.tile] != state.in_hand:
+        raise IllegalMove("wrong-tile", f"The tile in hand is {TYPES[state.in_hand].letter}.")
     pos = pos_of(move.x, move.y)
     if pos in state.board:
         raise IllegalMove("square-occupied", f"({move.x}, {move.y}) already holds a tile.")
@@ -102,21 +129,23 @@ def _occupied(state: CarcassonneState, groups: list[Group], segment: int) -> boo
     return False
 
 
-def play(state: CarcassonneState, player: int, move: Place, rng: RandomStream) -> list[Event]:
+def play(
+    state: CarcassonneState, player: int, move: Place, rng: RandomStream, kind: int = -1
+) -> list[Event]:
     """The events of ``player`` placing the drawn tile: ``TilePlaced``, maybe
     ``FollowerDeployed``, a ``FeatureScored`` per completed feature with followers, then
-    the next draw (or the final scoring and ``GameEnded``). Never changes ``state``."""
-    pos, turns, segment = check_place(state, player, move)
-    kind = state.in_hand
+    the next draw (or the final scoring and ``GameEnded``). Never changes ``state``.
+    ``kind``: the tile's bridged variant when it gets a bridge (``TilePlaced`` then says
+    ``"bridge"``: its axis on the table; rules, "Bridges")."""
+    kind = state.in_hand if kind < 0 else kind
+    pos, turns, segment = check_place(state, player, move, kind)
     orientation = ORIENTATIONS[kind][turns]
     groups = analyse(state, pos, orientation)
     x, y = xy(pos)
-    events = [
-        Event(
-            "TilePlaced",
-            {"player": player, "tile": move.tile, "x": x, "y": y, "rotation": move.rotation},
-        )
-    ]
+    placed = {"player": player, "tile": move.tile, "x": x, "y": y, "rotation": move.rotation}
+    if kind != state.in_hand:
+        placed["bridge"] = AXES[BRIDGE_AXIS[kind] ^ (turns & 1)]
+    events = [Event("TilePlaced", placed)]
     if segment >= 0:
         if _occupied(state, groups, segment):
             raise IllegalMove("feature-occupied", "That feature already holds a follower.")
@@ -133,28 +162,50 @@ def play(state: CarcassonneState, player: int, move: Place, rng: RandomStream) -
             )
         )
     for done in completions(state, pos, orientation, groups):
-        events += _scored(state, done, pos, player, segment)
+        events += _scored(state, done, pos, player, segment, kind=kind)
     frontier = dict(state.frontier)
     del frontier[pos]
     for side in range(4):
         square = pos + DELTAS[side]
         if square not in state.board:
             frontier[square] = frontier.get(square, 0) | orientation.faces[side]
-    events += draw_events(list(state.stack), frontier, (player + 1) % state.players, rng)
+    following = (player + 1) % state.players
+    bridged = _with_bridge(state, events, following) if state.expansion else None
+    events += draw_events(
+        list(state.stack), list(state.script), frontier, following, rng, bridged=bridged
+    )
     if events[-1].type != "TileDrawn":
         events += end_events(state, events, rng.seed)
     return events
 
 
+def _with_bridge(state: CarcassonneState, turn: list[Event], player: int) -> Callable[[int], bool]:
+    """Whether ``player`` could place a tile of a type with a bridge on the table after
+    ``turn`` (rules, "Bridges": a placement may be legal only with one); the table is
+    worked out on a clone, and only when a drawn tile fits nowhere as it is."""
+    tables: list[CarcassonneState] = []
+
+    def bridged(kind: int) -> bool:
+        if not tables:
+            tables.append(state.clone())
+            for event in turn:
+                evolve(tables[0], event)
+        work = tables[0]
+        work.in_hand, work.current, work.phase = kind, player, PLAY
+        return bool(bridge_placements(work, player))
+
+    return bridged
+
+
 def _scored(
-    state: CarcassonneState, done: Completion, pos: int, player: int, segment: int
+    state: CarcassonneState, done: Completion, pos: int, player: int, segment: int, *, kind: int
 ) -> list[Event]:
     """``FeatureScored`` for a completed feature with followers (the one deployed this
     turn included), else nothing."""
     followers = follower_refs(state, done.followers)
     if segment >= 0 and segment in done.segments:
         x, y = xy(pos)
-        piece = TYPES[state.in_hand].segments[segment]
+        piece = TYPES[kind].segments[segment]
         followers.append({"player": player, "x": x, "y": y, "segment": piece.id})
         followers.sort(key=lambda f: (f["x"], f["y"]))
     if not followers:
@@ -163,7 +214,9 @@ def _scored(
         feature_event(
             "FeatureScored",
             kind=done.kind,
-            at=_new_ref(state, done.ref, pos),
+            at=_new_ref(done.ref, pos, kind)
+            if done.ref >> NODE_BITS >= len(state.tiles)
+            else ref(state, done.ref),
             tiles=done.tiles,
             pennants=done.pennants,
             points=completed_value(done.kind, done.tiles, done.pennants, state.small_city),
@@ -172,11 +225,9 @@ def _scored(
     ]
 
 
-def _new_ref(state: CarcassonneState, node: int, pos: int) -> dict[str, object]:
-    if node >> NODE_BITS < len(state.tiles):
-        return ref(state, node)
+def _new_ref(node: int, pos: int, kind: int) -> dict[str, object]:
     x, y = xy(pos)
-    return {"x": x, "y": y, "segment": TYPES[state.in_hand].segments[node & 15].id}
+    return {"x": x, "y": y, "segment": TYPES[kind].segments[node & 15].id}
 
 
 def end_events(state: CarcassonneState, turn: list[Event], seed: str) -> list[Event]:

@@ -9,11 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from domain.carcassonne.board import surrounded
+from domain.carcassonne.expansion import EXPANSION
 from domain.carcassonne.farms import describe
 from domain.carcassonne.grid import xy
 from domain.carcassonne.scoring import incomplete_value, ref
 from domain.carcassonne.state import NODE_BITS, OVER, PHASE_NAMES, PLAY, CarcassonneState, Feature
 from domain.carcassonne.tiles import (
+    AXES,
     CITY,
     FIELD,
     KIND_NAMES,
@@ -63,19 +65,23 @@ def open_features(state: CarcassonneState) -> list[dict[str, Any]]:
 
 
 def _board(state: CarcassonneState) -> list[dict[str, Any]]:
+    """Every tile; with the expansion also its ``bridge`` axis (``null``: none; its edges
+    show the bridged field edges as road edges)."""
+    bridges = {pos: AXES[axis] for _, pos, axis in state.bridge_log}
     out = []
     for pos, kind, turns, player in state.tiles:
         x, y = xy(pos)
-        out.append(
-            {
-                "x": x,
-                "y": y,
-                "tile": TYPES[kind].letter,
-                "rotation": ROTATIONS[turns],
-                "edges": ORIENTATIONS[kind][turns].edges,
-                "placed_by": None if player < 0 else player,
-            }
-        )
+        tile = {
+            "x": x,
+            "y": y,
+            "tile": TYPES[kind].letter,
+            "rotation": ROTATIONS[turns],
+            "edges": ORIENTATIONS[kind][turns].edges,
+            "placed_by": None if player < 0 else player,
+        }
+        if state.expansion:
+            tile["bridge"] = bridges.get(pos)
+        out.append(tile)
     return out
 
 
@@ -90,13 +96,28 @@ def _followers(state: CarcassonneState) -> list[dict[str, Any]]:
     return out
 
 
+def _options(state: CarcassonneState) -> dict[str, Any]:
+    options: dict[str, Any] = {"farmers": state.farmers, "small-city-points": state.small_city}
+    if state.expansion:
+        options["expansions"] = [EXPANSION]
+    return options
+
+
+def _player(state: CarcassonneState, seat: int) -> dict[str, Any]:
+    """A seat's score and supply; with the expansion its bridge and castle tokens too."""
+    out = {"seat": seat, "score": state.scores[seat], "followers": state.supply[seat]}
+    if state.expansion:
+        out |= {"bridges": state.bridges[seat], "castles": state.castles[seat]}
+    return out
+
+
 def view(state: CarcassonneState, viewer: Viewer) -> dict[str, Any]:
     """The table as JSON-ready data (docs/carcassonne.md, "View"). Every viewer sees the
     same, apart from the echoed ``viewer`` seat."""
     in_hand = TYPES[state.in_hand].letter if state.in_hand >= 0 else None
     return {
         "game": "carcassonne",
-        "options": {"farmers": state.farmers, "small-city-points": state.small_city},
+        "options": _options(state),
         "phase": PHASE_NAMES[state.phase],
         "turn": state.turn,
         "current_players": [state.current] if state.phase == PLAY else [],
@@ -108,10 +129,7 @@ def view(state: CarcassonneState, viewer: Viewer) -> dict[str, Any]:
         "board": _board(state),
         "followers": _followers(state),
         "features": open_features(state),
-        "players": [
-            {"seat": seat, "score": state.scores[seat], "followers": state.supply[seat]}
-            for seat in range(state.players)
-        ],
+        "players": [_player(state, seat) for seat in range(state.players)],
         "scores": list(state.scores),
     }
 

@@ -19,7 +19,7 @@ from domain.carcassonne.turn import end_events
 from domain.protocol import Event
 from domain.randomness import RandomStream
 
-PLACEMENT = ("TilePlaced", "FollowerDeployed", "FeatureScored")
+PLACEMENT = ("BridgePlaced", "TilePlaced", "FollowerDeployed", "FeatureScored")
 
 
 def table(players: int = 2, **options: Any) -> CarcassonneState:

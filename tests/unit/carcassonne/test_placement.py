@@ -152,7 +152,7 @@ def test_a_tile_that_fits_nowhere_is_discarded_and_another_drawn() -> None:
     stack[TYPE_INDEX["U"]] = 1
     seen = set()
     for seed in range(40):
-        events = draw_events(list(stack), state.frontier, 1, RandomStream(f"d{seed}", 0))
+        events = draw_events(list(stack), [], state.frontier, 1, RandomStream(f"d{seed}", 0))
         kinds = [(e.type, e.data["tile"]) for e in events]
         seen.add(tuple(kinds))
         if kinds[0] == ("TileDrawn", "C"):

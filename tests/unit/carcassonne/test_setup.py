@@ -25,6 +25,7 @@ def test_the_rules_object_satisfies_the_protocol() -> None:
         "FinalFeatureScored",
         "FarmScored",
         "GameEnded",
+        "BridgePlaced",
     )
 
 

@@ -11,6 +11,7 @@ from domain.carcassonne.grid import ORIGIN, pos_of, xy
 from domain.carcassonne.tiles import (
     ALL_FITS,
     BASE_COUNTS,
+    CATALOGUE_TYPES,
     CITY,
     FIELD,
     FITS,
@@ -77,7 +78,7 @@ def test_the_base_game_has_72_tiles_in_24_types() -> None:
         assert tile.edges == edges, tile.letter
         assert sum(s.pennants for s in tile.segments) == pennants, tile.letter
         assert (tile.monastery >= 0) == monastery, tile.letter
-    expansion = [tile for tile in TYPES if tile.set != "base"]
+    expansion = [tile for tile in CATALOGUE_TYPES if tile.set != "base"]
     assert len(expansion) == 11 and sum(tile.count for tile in expansion) == 12
     assert all(BASE_COUNTS[tile.index] == 0 for tile in expansion)
 

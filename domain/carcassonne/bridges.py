@@ -1,0 +1,157 @@
+"""Bridges (expansion Bridges, Castles & Bazaars; shared/rules/carcassonne.md, "Bridges"):
+one per turn, on the tile just placed or on an orthogonal neighbour, straight across N-S or
+W-E between two field edges of that tile, at most one per tile, no placed tile facing a
+bridge end with a non-road edge. A bridge is one more road segment (``b0``) over the
+tile's field edges, which become road edges; the fields keep their half-edges, so they are
+not split, and a road under the bridge stays a separate road. A tile that receives a bridge
+becomes its *bridged variant* (:data:`~domain.carcassonne.tiles.VARIANTS`).
+
+A bridge on a placed neighbour is laid before the tile (``BridgePlaced``), so that the new
+tile's road may meet the field edge it bridges; both its ends then face empty squares (a
+placed tile facing one shows a field edge, which the rule forbids), so it joins nothing
+and completes nothing by itself. A bridge on the tile just placed is part of ``TilePlaced``
+(``"bridge"``), and a follower may stand on it.
+"""
+
+from __future__ import annotations
+
+from domain.carcassonne.grid import DELTAS, pos_of, xy
+from domain.carcassonne.moves import Bridged, Place
+from domain.carcassonne.placement import free_segments, square_slots
+from domain.carcassonne.state import NODE_BITS, CarcassonneState, Feature
+from domain.carcassonne.tiles import (
+    ALL_FITS,
+    AXES,
+    CATALOGUE_TYPES,
+    EDGE_CODES,
+    FITS,
+    LOOKALIKES,
+    ROAD,
+    ROTATIONS,
+    SEGMENT_SLOTS,
+    TYPES,
+    VARIANTS,
+)
+from domain.protocol import Event, IllegalMove
+from domain.randomness import RandomStream
+
+_ROAD_CODE = EDGE_CODES["R"]
+
+
+def variant_on(state: CarcassonneState, pos: int, axis: int) -> int:
+    """The bridged variant the tile on ``pos`` becomes with a bridge across ``axis`` of the
+    table, or -1 when it cannot take one (already bridged, or not two field edges there)."""
+    _, kind, turns, _ = state.tiles[state.board[pos]]
+    if kind >= len(CATALOGUE_TYPES):
+        return -1
+    return VARIANTS[kind][axis ^ (turns & 1)]
+
+
+def add_bridge(state: CarcassonneState, pos: int, axis: int) -> None:
+    """Lay a bridge on the placed tile on ``pos`` (``BridgePlaced``): the tile becomes its
+    variant, the bridge a new road with two open ends, and the empty squares at its ends
+    now see road edges."""
+    k = state.board[pos]
+    square, kind, turns, owner = state.tiles[k]
+    state.tiles[k] = (square, variant_on(state, pos, axis), turns, owner)
+    node = k << NODE_BITS | len(TYPES[kind].segments)
+    state.features[node] = Feature(ROAD, [node], {pos}, 2, 0, [], [], False)
+    state.feat[node] = node
+    for side in (axis, axis + 2):
+        end = pos + DELTAS[side]
+        shift = 2 * ((side + 2) % 4)
+        state.frontier[end] = state.frontier[end] & ~(3 << shift) | _ROAD_CODE << shift
+    state.bridge_log.append((len(state.tiles), pos, axis))
+    state.memo = None
+
+
+def _spots(
+    kind: int, turns: int, occupied: int, shared: tuple[int, ...], deploy: bool
+) -> list[str | None]:
+    if not deploy:
+        return [None]
+    every = (1 << len(SEGMENT_SLOTS[kind][0])) - 1
+    free = free_segments(kind, turns, occupied, shared) if occupied else every
+    segments = TYPES[kind].segments
+    return [None, *(s.id for i, s in enumerate(segments) if free >> i & 1)]
+
+
+def bridge_placements(state: CarcassonneState, player: int) -> list[Bridged]:
+    """Every legal placement with a bridge: on the tile itself (also where only the bridge
+    makes it fit) and on each neighbour that can take one (also where only that bridge
+    lets the tile's road meet the neighbour's field edge), with the follower spots."""
+    if not state.expansion or state.bridges[player] <= 0:
+        return []
+    kind = state.in_hand
+    letter = TYPES[kind].letter
+    deploy = state.supply[player] > 0
+    out: list[Bridged] = []
+    for pos, code in state.frontier.items():
+        occupied, shared = square_slots(state, pos, code) if deploy else (0, ())
+        x, y = xy(pos)
+        for turns in range(4):
+            if LOOKALIKES[kind][turns][0] != turns:
+                continue
+            for axis in (0, 1):
+                variant = VARIANTS[kind][axis ^ (turns & 1)]
+                if variant >= 0 and turns in ALL_FITS[variant][code]:
+                    for spot in _spots(variant, turns, occupied, shared, deploy):
+                        out.append(Bridged(letter, x, y, ROTATIONS[turns], spot, x, y, AXES[axis]))
+        for side in range(4):
+            near = pos + DELTAS[side]
+            if near not in state.board:
+                continue
+            bx, by = xy(near)
+            for axis in (0, 1):
+                ends = (near + DELTAS[axis], near + DELTAS[axis + 2])
+                if variant_on(state, near, axis) < 0 or any(e in state.board for e in ends):
+                    continue
+                seen = code
+                if pos in ends:
+                    seen = code & ~(3 << 2 * side) | _ROAD_CODE << 2 * side
+                for turns in FITS[kind][seen]:
+                    for spot in _spots(kind, turns, occupied, shared, deploy):
+                        out.append(
+                            Bridged(letter, x, y, ROTATIONS[turns], spot, bx, by, AXES[axis])
+                        )
+    return out
+
+
+def play_bridged(
+    state: CarcassonneState, player: int, move: Bridged, rng: RandomStream
+) -> list[Event]:
+    """The events of a placement with a bridge (rules, "Bridges"): ``BridgePlaced`` first
+    for a bridge on a neighbour, then the turn as usual; a bridge on the tile itself is in
+    its ``TilePlaced``. Raises ``IllegalMove``; never changes ``state``."""
+    from domain.carcassonne.evolve import evolve  # noqa: PLC0415 - evolve imports this module
+    from domain.carcassonne.turn import play  # noqa: PLC0415
+
+    if not state.expansion or state.bridges[player] <= 0:
+        raise IllegalMove("no-bridges-left", "You have no bridge to lay.")
+    axis = AXES.index(move.axis)
+    place = Place(*move[:5])
+    target = pos_of(move.bridge_x, move.bridge_y)
+    if (move.bridge_x, move.bridge_y) == (move.x, move.y):
+        turns = move.rotation // 90
+        variant = VARIANTS[state.in_hand][axis ^ (turns & 1)]
+        if variant < 0:
+            raise IllegalMove("bridge-not-allowed", "A bridge lies between two field edges.")
+        return play(state, player, place, rng, variant)
+    if target not in state.board or target - pos_of(move.x, move.y) not in DELTAS:
+        raise IllegalMove(
+            "bridge-not-adjacent", "A bridge goes on the tile placed or a tile beside it."
+        )
+    ends = (target + DELTAS[axis], target + DELTAS[axis + 2])
+    if variant_on(state, target, axis) < 0 or any(e in state.board for e in ends):
+        raise IllegalMove(
+            "bridge-not-allowed",
+            "A bridge lies between two field edges of a tile without one, and no placed "
+            "tile may face its ends with a non-road edge.",
+        )
+    laid = Event(
+        "BridgePlaced",
+        {"player": player, "x": move.bridge_x, "y": move.bridge_y, "axis": move.axis},
+    )
+    work = state.clone()
+    evolve(work, laid)
+    return [laid, *play(work, player, place, rng)]

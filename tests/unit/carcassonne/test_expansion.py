@@ -1,0 +1,135 @@
+"""Bridges, Castles & Bazaars behind the option ``expansions``
+(shared/rules/carcassonne.md, "Bridges, Castles & Bazaars"; docs/carcassonne.md, "The
+expansion"): the option, its 12 tiles in the stack, 2-6 players, the tokens — and the base
+game unchanged when it is off."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from domain.carcassonne import CARCASSONNE
+from domain.carcassonne.moves import Bridged
+from domain.carcassonne.tiles import CATALOGUE_TYPES, TYPE_INDEX
+from domain.protocol import Event, InvalidOptions, Viewer
+from domain.randomness import RandomStream
+
+from .helpers import random_game
+
+BCB = {"expansions": ["bridges-castles-bazaars"]}
+EXPANSION_LETTERS = [t.letter for t in CATALOGUE_TYPES if t.set == "bridges-castles-bazaars"]
+
+
+def test_the_option_is_accepted_and_absent_when_off() -> None:
+    assert CARCASSONNE.normalise_options(BCB) == {
+        "farmers": "per-field",
+        "small-city-points": 4,
+        "expansions": ["bridges-castles-bazaars"],
+    }
+    assert "expansions" not in CARCASSONNE.normalise_options({})
+    assert "expansions" not in CARCASSONNE.normalise_options({"expansions": []})
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"expansions": "bridges-castles-bazaars"},
+        {"expansions": ["inns-and-cathedrals"]},
+        {"expansions": ["bridges-castles-bazaars"] * 2},
+        {"expansions": [None]},
+        {"stack": ["BB1"]},  # an expansion tile without the expansion
+        {**BCB, "stack": ["BB1", "BB1", "BB1"]},  # BB1 has 2 copies
+    ],
+)
+def test_invalid_expansion_options(options: dict[str, Any]) -> None:
+    with pytest.raises(InvalidOptions) as refused:
+        CARCASSONNE.setup(2, options)
+    assert refused.value.code == "invalid-options"
+
+
+def test_the_12_expansion_tiles_join_the_stack() -> None:
+    assert len(EXPANSION_LETTERS) == 11
+    base = CARCASSONNE.setup(2, {})
+    assert base.tiles_left == 71 and base.total == 72
+    assert all(base.stack[TYPE_INDEX[letter]] == 0 for letter in EXPANSION_LETTERS)
+    state = CARCASSONNE.setup(2, BCB)
+    assert state.tiles_left == 83 and state.total == 84
+    assert {letter: state.stack[TYPE_INDEX[letter]] for letter in EXPANSION_LETTERS} == {
+        letter: 2 if letter == "BB1" else 1 for letter in EXPANSION_LETTERS
+    }
+    assert state.stack[: TYPE_INDEX["X"] + 1] == base.stack[: TYPE_INDEX["X"] + 1]
+    assert CARCASSONNE.view(state, Viewer())["stack"]["BB1"] == 2
+    listed = CARCASSONNE.setup(2, {**BCB, "stack": ["BB7", "BB1", "BB1"]})
+    assert listed.script == [TYPE_INDEX["BB7"], TYPE_INDEX["BB1"], TYPE_INDEX["BB1"]]
+
+
+@pytest.mark.parametrize(("players", "allowed"), [(5, True), (6, True), (7, False), (1, False)])
+def test_two_to_six_players_with_the_expansion(players: int, allowed: bool) -> None:
+    if allowed:
+        assert CARCASSONNE.setup(players, BCB).players == players
+    else:
+        with pytest.raises(InvalidOptions) as refused:
+            CARCASSONNE.setup(players, BCB)
+        assert refused.value.code == "invalid-player-count"
+
+
+def test_the_base_game_stays_at_five_players() -> None:
+    with pytest.raises(InvalidOptions) as refused:
+        CARCASSONNE.setup(6, {})
+    assert refused.value.code == "invalid-player-count"
+    assert CARCASSONNE.max_players == 5
+
+
+@pytest.mark.parametrize(("players", "each"), [(2, 3), (3, 3), (4, 3), (5, 2), (6, 2)])
+def test_bridge_and_castle_tokens(players: int, each: int) -> None:
+    state = CARCASSONNE.setup(players, BCB)
+    assert state.bridges == [each] * players and state.castles == [each] * players
+    shown = CARCASSONNE.view(state, Viewer())
+    assert shown["options"]["expansions"] == ["bridges-castles-bazaars"]
+    assert [(p["bridges"], p["castles"]) for p in shown["players"]] == [(each, each)] * players
+    assert CARCASSONNE.state_from_json(CARCASSONNE.state_to_json(state)) == state
+
+
+def test_the_base_view_has_no_tokens() -> None:
+    shown = CARCASSONNE.view(CARCASSONNE.setup(2, {}), Viewer())
+    assert shown["options"] == {"farmers": "per-field", "small-city-points": 4}
+    assert set(shown["players"][0]) == {"seat", "score", "followers"}
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_games_with_the_expansion_keep_every_law(seed: int) -> None:
+    # the random moves include bridges: the invariants and the independent recount hold
+    # after every event, and replaying the events alone gives the same table
+    players = 2 + seed % 5
+    farmers = ("per-field", "per-city", "per-field-once")[seed % 3]
+    options = {**BCB, "farmers": farmers}
+    placed: set[str] = set()
+    log: list[Event] = []
+    for state, step in random_game(players, seed, options):
+        assert CARCASSONNE.check_invariants(state) == [], (seed, step.events)
+        placed |= {e.data["tile"] for e in step.events if e.type == "TilePlaced"}
+        log += step.events
+    assert CARCASSONNE.outcome(state) is not None
+    assert len(state.tiles) + len(state.discarded) == 84
+    assert placed & set(EXPANSION_LETTERS)
+    laid = [e for e in log if e.type == "BridgePlaced" or "bridge" in e.data]
+    assert len(laid) == len(state.bridge_log) and laid
+    assert sum(state.bridges) == players * (3 if players <= 4 else 2) - len(laid)
+    replayed = CARCASSONNE.setup(players, options)
+    for event in log:
+        CARCASSONNE.evolve(replayed, event)
+    assert replayed == state
+    assert CARCASSONNE.state_from_json(CARCASSONNE.state_to_json(state)) == state
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_every_listed_bridge_move_is_accepted(seed: int) -> None:
+    for turn, (state, _step) in enumerate(random_game(3, seed, BCB)):
+        if turn % 10 or not CARCASSONNE.current_players(state):
+            continue
+        player = CARCASSONNE.current_players(state)[0]
+        for move in CARCASSONNE.legal_moves(state, player):
+            if isinstance(move, Bridged):
+                CARCASSONNE.apply(state, player, move, RandomStream("x", state.random_position))
+                assert CARCASSONNE.parse_notation(CARCASSONNE.notation(move)) == move
