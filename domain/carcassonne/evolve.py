@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
+from domain.carcassonne import castles
 from domain.carcassonne.board import place_tile
 from domain.carcassonne.bridges import add_bridge
 from domain.carcassonne.grid import pos_of
@@ -128,6 +129,12 @@ HANDLERS: Final[dict[str, Callable[[CarcassonneState, Data], None]]] = {
     "FarmScored": farm_scored,
     "GameEnded": game_ended,
     "BridgePlaced": bridge_placed,
+    "CastleOffered": castles.castle_offered,
+    "CastleBuilt": castles.castle_built,
+    "CastleDeclined": castles.castle_declined,
+    "FiefOffered": castles.fief_offered,
+    "CastleScored": castles.castle_scored,
+    "CastleVacated": castles.castle_vacated,
 }
 """The event catalogue (docs/carcassonne.md, "Events")."""
 

@@ -1,8 +1,9 @@
 """What the expansion Bridges, Castles & Bazaars adds to a game, as far as it is implemented
 (shared/rules/carcassonne.md, "Bridges, Castles & Bazaars"; docs/carcassonne.md, "The
 expansion"): its 12 tiles (BB1-BB11) shuffled into the stack, 2-6 players, and each
-player's bridge and castle tokens. Bridges, castles and bazaars themselves are not played
-yet: the tokens stay in supply and a bazaar tile is placed as an ordinary tile.
+player's bridge and castle tokens. Bridges are played in :mod:`domain.carcassonne.bridges`,
+castles in :mod:`domain.carcassonne.castles`; bazaars not yet (a bazaar tile is placed as
+an ordinary tile).
 """
 
 from __future__ import annotations

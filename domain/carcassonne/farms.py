@@ -32,6 +32,9 @@ PER_FIELD_ONCE: Final = "per-field-once"
 VARIANTS: Final = (PER_FIELD, PER_CITY, PER_FIELD_ONCE)
 CITY_POINTS: Final = {PER_FIELD: 3, PER_CITY: 4, PER_FIELD_ONCE: 3}
 """What one supplied city pays in each variant."""
+CASTLE_POINTS: Final = 4
+"""What one bordering castle pays in every variant (expansion, rules "Castles": 4 per
+castle instead of 3 per city, occupied or not; docs/carcassonne.md, "Castles")."""
 
 
 def _farms(state: CarcassonneState) -> list[tuple[int, Feature, list[int]]]:
@@ -74,7 +77,12 @@ def farm_events(state: CarcassonneState) -> list[Event]:
     """The ``FarmScored`` events of the final scoring, after the incomplete features were
     scored (module docstring)."""
     farms = _farms(state)
-    points = CITY_POINTS[state.farmers]
+    castles = {site.fid for site in state.sites}
+    base = CITY_POINTS[state.farmers]
+
+    def points(cities: list[int]) -> int:
+        return sum(CASTLE_POINTS if city in castles else base for city in cities)
+
     owner = state.followers
     events = []
     if state.farmers == PER_CITY:
@@ -87,7 +95,7 @@ def farm_events(state: CarcassonneState) -> list[Event]:
             fields = by_city[city]
             farmers = [pos for _, field in fields for pos in field.followers]
             scorers = majority([owner[pos][0] for pos in farmers])
-            awards = {seat: points for seat in scorers}
+            awards = {seat: points([city]) for seat in scorers}
             events.append(_event(state, [first for first, _ in fields], [city], farmers, awards))
         return events
     paid: dict[int, set[int]] = {}
@@ -99,9 +107,9 @@ def farm_events(state: CarcassonneState) -> list[Event]:
                 done = paid.setdefault(seat, set())
                 unpaid = [c for c in cities if c not in done]
                 done.update(unpaid)
-                awards[seat] = points * len(unpaid)
+                awards[seat] = points(unpaid)
             else:
-                awards[seat] = points * len(cities)
+                awards[seat] = points(cities)
         events.append(_event(state, [first], cities, field.followers, awards))
     return events
 

@@ -5,8 +5,10 @@ below 0), and at the end of a game the independent recount (:mod:`domain.carcass
 
 from __future__ import annotations
 
+from domain.carcassonne.expansion import tokens_each
 from domain.carcassonne.grid import xy
 from domain.carcassonne.recount import Placement, recount
+from domain.carcassonne.scoring import ref
 from domain.carcassonne.state import FOLLOWERS, NODE_BITS, OVER, PLAY, CarcassonneState
 from domain.carcassonne.tiles import AXES, ROTATIONS, TYPES
 
@@ -15,13 +17,32 @@ def history(state: CarcassonneState) -> list[Placement]:
     """The placements of the game so far, in order, as the recount reads them."""
     out = []
     bridges = {k: (*xy(pos), AXES[axis]) for k, pos, axis in state.bridge_log}
+    castles: dict[int, list[tuple[int, int, str]]] = {}
+    for site in state.sites:
+        at = ref(state, site.node)
+        castles.setdefault(site.built, []).append((at["x"], at["y"], at["segment"]))
+    fiefs: dict[int, list[tuple[int, int, str]]] = {}
+    for placed, fx, fy, chosen in state.fief_log:
+        fiefs.setdefault(placed - 1, []).append((fx, fy, chosen))
     for k, ((pos, kind, turns, player), segment) in enumerate(
         zip(state.tiles, state.deployed, strict=True)
     ):
         x, y = xy(pos)
         tile = TYPES[kind]
         follower = None if segment < 0 else tile.segments[segment].id
-        out.append(Placement(x, y, tile.letter, ROTATIONS[turns], player, follower, bridges.get(k)))
+        out.append(
+            Placement(
+                x,
+                y,
+                tile.letter,
+                ROTATIONS[turns],
+                player,
+                follower,
+                bridges.get(k),
+                tuple(castles.get(k, ())),
+                tuple(fiefs.get(k, ())),
+            )
+        )
     return out
 
 
@@ -69,6 +90,27 @@ def _followers(state: CarcassonneState) -> list[str]:
         problems.append("Not every seat has its bridge and castle tokens.")
     if any(n < 0 for n in state.bridges + state.castles):
         problems.append("A negative count of tokens.")
+    return problems + _castles(state)
+
+
+def _castles(state: CarcassonneState) -> list[str]:
+    """Castle tokens in supply and on the board add up; an occupied castle's follower is
+    on its city; a decision is pending only for a seat."""
+    problems = []
+    if state.expansion:
+        each = tokens_each(state.players)
+        for seat in range(state.players):
+            built = sum(1 for site in state.sites if site.owner == seat)
+            if state.castles[seat] + built != each:
+                problems.append(f"Seat {seat} has castle tokens missing.")
+    for site in state.sites:
+        feature = state.features[site.fid]
+        standing = [site.follower] if site.follower >= 0 else []
+        if feature.followers != standing or not feature.complete:
+            problems.append(f"The castle at {xy(site.squares[0])} and its follower disagree.")
+    pending = state.pending
+    if pending is not None and not (state.phase == PLAY and 0 <= pending["player"] < state.players):
+        problems.append("A castle decision is pending outside a turn.")
     return problems
 
 

@@ -47,7 +47,26 @@ class Bridged(NamedTuple):
     axis: str
 
 
-Move = Place | Bridged
+class CastleChoice(NamedTuple):
+    """The answer to ``CastleOffered`` (expansion, rules "Castles"): turn the city into a
+    castle (``build``) or score it. JSON ``{"type": "castle", "build": true}``; notation
+    ``castle`` / ``no-castle``."""
+
+    build: bool
+
+
+class FiefChoice(NamedTuple):
+    """The answer to ``FiefOffered`` (rules "Castles": the castle owner chooses which
+    completed feature the castle scores), named by a segment of it (of the other castle's
+    city in a chain). JSON ``{"type": "fief", "x": 1, "y": 0, "segment": "r0"}``; notation
+    ``fief@1,0+r0``."""
+
+    x: int
+    y: int
+    segment: str
+
+
+Move = Place | Bridged | CastleChoice | FiefChoice
 """Any Carcassonne move."""
 
 SEGMENT_IDS: Final = frozenset(s.id for tile in TYPES for s in tile.segments)
@@ -67,6 +86,15 @@ def well_formed(move: object) -> bool:
     if type(move) is Bridged:
         bridge = _coordinate(move.bridge_x) and _coordinate(move.bridge_y)
         return bridge and move.axis in AXES and well_formed(Place(*move[:5]))
+    if type(move) is CastleChoice:
+        return type(move.build) is bool
+    if type(move) is FiefChoice:
+        return (
+            _coordinate(move.x)
+            and _coordinate(move.y)
+            and isinstance(move.segment, str)
+            and move.segment in SEGMENT_IDS
+        )
     if type(move) is not Place:
         return False
     tile, x, y, rotation, follower = move
@@ -86,7 +114,9 @@ def canonical(move: Move) -> Move:
     tile's rotation)."""
     if isinstance(move, Bridged):
         return Bridged(*canonical_place(Place(*move[:5])), *move[5:])
-    return canonical_place(move)
+    if isinstance(move, Place):
+        return canonical_place(move)
+    return move
 
 
 def canonical_place(move: Place) -> Place:
@@ -123,8 +153,10 @@ def parse_move(data: Any) -> Move:
     """A move from its JSON form (module docstring; with a bridge, one more field
     ``"bridge": {"x", "y", "axis"}``); raises ``InvalidMove`` (``malformed-move``) when it
     cannot be read as a Carcassonne move."""
+    if isinstance(data, dict) and data.get("type") in ("castle", "fief"):
+        return _choice(data)
     if not isinstance(data, dict) or data.get("type") != "place":
-        raise _malformed('A move is a JSON object with "type": "place".')
+        raise _malformed('A move is a JSON object with "type": "place", "castle" or "fief".')
     if set(data) not in (PLACE_FIELDS, PLACE_FIELDS | {"bridge"}):
         raise _malformed(
             "A placement has exactly the fields type, tile, x, y, rotation, follower (and bridge)."
@@ -138,8 +170,24 @@ def parse_move(data: Any) -> Move:
     return _checked(Bridged(*place, bridge["x"], bridge["y"], bridge["axis"]))
 
 
+def _choice(data: dict[str, Any]) -> Move:
+    if data["type"] == "castle" and set(data) == {"type", "build"}:
+        return _checked(CastleChoice(data["build"]))
+    if data["type"] == "fief" and set(data) == {"type", "x", "y", "segment"}:
+        return _checked(FiefChoice(data["x"], data["y"], data["segment"]))
+    raise _malformed(
+        'A castle choice is {"type": "castle", "build": true|false}; a fief choice '
+        '{"type": "fief", "x": .., "y": .., "segment": ..}.'
+    )
+
+
 def move_to_json(move: Move) -> dict[str, Any]:
     """The JSON form of a move (read back by :func:`parse_move`)."""
+    if type(move) is CastleChoice:
+        return {"type": "castle", "build": move.build}
+    if type(move) is FiefChoice:
+        return {"type": "fief", "x": move.x, "y": move.y, "segment": move.segment}
+    assert isinstance(move, Place | Bridged)
     out: dict[str, Any] = {
         "type": "place",
         "tile": move.tile,
@@ -159,6 +207,9 @@ _TEXT: Final = re.compile(
 )
 
 
+_FIEF: Final = re.compile(r"FIEF@(-?[0-9]+),(-?[0-9]+)\+([CRFMB][0-9]+)")
+
+
 def parse_notation(text: str) -> Move:
     """A move from its compact notation ``<tile>@<x>,<y>r<rotation>[+<segment>]``, e.g.
     ``D@1,0r90+c0``, ``V@-2,1r270``; with a bridge ``^<x>,<y><axis>`` after it, e.g.
@@ -166,6 +217,12 @@ def parse_notation(text: str) -> Move:
     (``malformed-move``)."""
     if not isinstance(text, str):
         raise _malformed("A move in notation is a string.")
+    word = text.strip().upper()
+    if word in ("CASTLE", "NO-CASTLE"):
+        return CastleChoice(word == "CASTLE")
+    fief = _FIEF.fullmatch(word)
+    if fief:
+        return _checked(FiefChoice(int(fief[1]), int(fief[2]), fief[3].lower()))
     found = _TEXT.fullmatch(text.strip().upper())
     if not found:
         raise _malformed(f"{text!r} is not a Carcassonne move (examples: D@1,0r90+c0, V@-2,1r0).")
@@ -179,7 +236,13 @@ def parse_notation(text: str) -> Move:
 
 
 def notation(move: Move) -> str:
-    """The compact notation of a move (read back by :func:`parse_notation`)."""
+    """The compact notation of a move (read back by :func:`parse_notation`): a castle
+    choice ``castle`` / ``no-castle``, a fief choice ``fief@<x>,<y>+<segment>``."""
+    if type(move) is CastleChoice:
+        return "castle" if move.build else "no-castle"
+    if type(move) is FiefChoice:
+        return f"fief@{move.x},{move.y}+{move.segment}"
+    assert isinstance(move, Place | Bridged)
     text = f"{move.tile}@{move.x},{move.y}r{move.rotation}"
     text = text if move.follower is None else f"{text}+{move.follower}"
     if type(move) is Bridged:

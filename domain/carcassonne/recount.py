@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from domain.carcassonne.catalogue import CATALOGUE
+from domain.carcassonne.recount_castles import CastleBook, Done, pay_farms, settle
 
 _SIDES = "NESW"
 _HALVES = ("NNW", "NNE", "ENE", "ESE", "SSE", "SSW", "WSW", "WNW")
@@ -24,7 +25,6 @@ _ACROSS = {"N": "S", "S": "N", "E": "W", "W": "E"}
 _HALF_ACROSS = {"NNW": "SSW", "NNE": "SSE", "ENE": "WNW", "ESE": "WSW"}
 _HALF_ACROSS.update({b: a for a, b in list(_HALF_ACROSS.items())})
 _DATA = {tile["type"]: tile for tile in CATALOGUE}
-_FARM_POINTS = {"per-field": 3, "per-city": 4, "per-field-once": 3}
 
 Node = tuple[int, int, str]
 """A segment on the board: (x, y, segment id)."""
@@ -43,6 +43,10 @@ class Placement(NamedTuple):
     bridge: tuple[int, int, str] | None = None
     """The bridge laid in this turn (expansion): the square of its tile and ``"NS"`` or
     ``"WE"`` as on the table."""
+    castles: tuple[Node, ...] = ()
+    """Cities turned into castles this turn (a segment of each; rules, "Castles")."""
+    fiefs: tuple[Node, ...] = ()
+    """The features castles chose to score this turn, in order (a segment of each)."""
 
 
 @dataclass
@@ -116,6 +120,7 @@ class Recount:
         self.farmers = farmers
         self.small_city = small_city
         self.problems: list[str] = []
+        self.book = CastleBook()
 
     def flood(self, start: Node) -> tuple[set[Node], bool]:
         """Every segment of the feature of ``start``, and whether it is closed (no road or
@@ -176,18 +181,25 @@ class Recount:
             if list(self.followers.values()).count(step.player) >= 7:
                 self.problems.append(f"Seat {step.player} deployed an eighth follower.")
             self.followers[node] = step.player
-        done: set[Node] = set()
+        seen: set[Node] = set()
+        done: list[Done] = []
         for seg, kind in tile.kind.items():
-            if kind in ("road", "city") and (step.x, step.y, seg) not in done:
+            if kind in ("road", "city") and (step.x, step.y, seg) not in seen:
                 nodes, closed = self.flood((step.x, step.y, seg))
-                done |= nodes
+                seen |= nodes
                 if closed:
-                    self.award(nodes, self.value(kind, nodes, True))
+                    done.append((kind, nodes, self.value(kind, nodes, True)))
         for dx in (-1, 0, 1):
             for dy in (-1, 0, 1):
                 at = (step.x + dx, step.y + dy)
                 if at in self.board and self.board[at].monastery and self.around(*at) == 8:
-                    self.award([(at[0], at[1], "m0")], 9)
+                    done.append(("monastery", {(at[0], at[1], "m0")}, 9))
+        self.book.letters[where] = step.tile
+        index = len(self.book.letters) - 1
+        done = settle(
+            self.book, done, set(step.castles), self.award, followers=self.followers, index=index
+        )
+        self.book.trigger(done, index, list(step.fiefs), self.followers, self.scores)
 
     def _bridge(self, step: Placement, tile: _Turned) -> None:
         """The turn's bridge: on the new tile, or on a placed tile beside it whose bridge
@@ -231,7 +243,9 @@ class Recount:
         return 2 * tiles + 2 * pennants
 
     def finish(self) -> None:
-        """The final scoring: incomplete features, then the farms."""
+        """The final scoring: occupied castles emptied, incomplete features, then the
+        farms."""
+        self.book.vacate(self.followers)
         for node in sorted(set(self.followers)):
             if node not in self.followers:
                 continue
@@ -266,26 +280,7 @@ class Recount:
                         supplied.add(name)
             owners = [self.followers[n] for n in nodes if n in self.followers]
             farms.append((owners, sorted(supplied)))
-        self._pay(farms)
-
-    def _pay(self, farms: list[tuple[list[int], list[Node]]]) -> None:
-        points = _FARM_POINTS[self.farmers]
-        if self.farmers == "per-city":
-            by_city: dict[Node, list[int]] = {}
-            for owners, supplied in farms:
-                for city in supplied:
-                    by_city.setdefault(city, []).extend(owners)
-            farms = [(owners, [city]) for city, owners in by_city.items()]
-        paid: set[tuple[int, Node]] = set()
-        for owners, supplied in farms:
-            top = max(owners.count(p) for p in owners)
-            for player in set(owners):
-                if owners.count(player) != top:
-                    continue
-                for city in supplied:
-                    if self.farmers != "per-field-once" or (player, city) not in paid:
-                        self.scores[player] += points
-                        paid.add((player, city))
+        pay_farms(farms, self.farmers, self.scores, self.book.names())
 
 
 def recount(
@@ -297,4 +292,4 @@ def recount(
     for index, step in enumerate(history):
         work.place(step, index == 0)
     work.finish()
-    return work.scores, work.problems
+    return work.scores, work.problems + work.book.problems

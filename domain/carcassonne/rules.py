@@ -11,11 +11,20 @@ from typing import Any, Final, cast
 from domain.carcassonne import moves as move_formats
 from domain.carcassonne.board import new_state
 from domain.carcassonne.bridges import bridge_placements, play_bridged
+from domain.carcassonne.castle_turn import choice_moves, play_choice
 from domain.carcassonne.evolve import EVENT_TYPES, HANDLERS
 from domain.carcassonne.evolve import evolve as evolve_event
 from domain.carcassonne.expansion import MAX_PLAYERS
 from domain.carcassonne.invariants import check_invariants
-from domain.carcassonne.moves import Bridged, Move, canonical, well_formed
+from domain.carcassonne.moves import (
+    Bridged,
+    CastleChoice,
+    FiefChoice,
+    Move,
+    Place,
+    canonical,
+    well_formed,
+)
 from domain.carcassonne.options import configure, has_expansion, is_scenario, normalise_options
 from domain.carcassonne.placement import legal_placements
 from domain.carcassonne.snapshot import state_from_json, state_to_json
@@ -25,7 +34,7 @@ from domain.carcassonne.view import outcome, summary, view
 from domain.protocol import Event, IllegalMove, InvalidMove, InvalidOptions, Outcome, Viewer
 from domain.randomness import RandomStream
 
-RULES_VERSION: Final = "carcassonne-1"
+RULES_VERSION: Final = "carcassonne-2"
 """Changes whenever the rules' decisions change (docs/carcassonne.md, "Rules decisions")."""
 
 
@@ -79,6 +88,8 @@ class CarcassonneRules:
 
     def current_players(self, state: CarcassonneState) -> list[int]:
         """The seat holding the drawn tile; nobody before the first draw or after the end."""
+        if state.pending is not None:
+            return [state.pending["player"]]
         return [state.current] if state.phase == PLAY else []
 
     def legal_moves(self, state: CarcassonneState, player: int) -> list[Move]:
@@ -86,6 +97,8 @@ class CarcassonneRules:
         every free segment (:mod:`domain.carcassonne.placement`), and with the expansion
         every placement with a bridge (:mod:`domain.carcassonne.bridges`); empty when it is
         not ``player``'s turn."""
+        if state.pending is not None:
+            return choice_moves(state) if player == state.pending["player"] else []
         if state.phase != PLAY or player != state.current or state.in_hand < 0:
             return []
         placements = legal_placements(state, player)
@@ -107,6 +120,12 @@ class CarcassonneRules:
             raise IllegalMove("not-started", "The game has not begun.")
         if type(player) is not int or not 0 <= player < state.players:
             raise IllegalMove("no-such-player", f"There is no seat {player!r}.")
+        if state.pending is not None:
+            if player != state.pending["player"]:
+                raise IllegalMove("not-your-turn", f"Seat {state.pending['player']} decides.")
+            return play_choice(state, player, canonical(move), rng)
+        if isinstance(move, CastleChoice | FiefChoice):
+            raise IllegalMove("no-decision", "No castle decision is pending.")
         if player != state.current:
             raise IllegalMove("not-your-turn", f"It is seat {state.current}'s turn.")
         if state.in_hand < 0:
@@ -114,6 +133,7 @@ class CarcassonneRules:
         move = canonical(move)
         if isinstance(move, Bridged):
             return play_bridged(state, player, move, rng)
+        assert isinstance(move, Place)
         return play(state, player, move, rng)
 
     def copy_state(self, state: CarcassonneState) -> CarcassonneState:

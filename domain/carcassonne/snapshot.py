@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.carcassonne.state import TILES, CarcassonneState, Feature, copy_json
+from domain.carcassonne.state import (
+    CASTLE_FIELDS,
+    TILES,
+    CarcassonneState,
+    Castle,
+    Feature,
+    copy_json,
+)
 from domain.carcassonne.tiles import TYPES
 
 FORMAT = 1
@@ -63,6 +70,17 @@ def state_to_json(state: CarcassonneState) -> dict[str, Any]:
         "bridges": list(state.bridges),
         "castles": list(state.castles),
         "bridge_log": [list(entry) for entry in state.bridge_log],
+        "sites": [
+            [
+                getattr(site, name)
+                if name not in ("squares", "fief")
+                else list(getattr(site, name))
+                for name in CASTLE_FIELDS
+            ]
+            for site in state.sites
+        ],
+        "pending": None if state.pending is None else copy_json(state.pending),
+        "fief_log": [list(entry) for entry in state.fief_log],
     }
 
 
@@ -111,4 +129,14 @@ def state_from_json(data: dict[str, Any]) -> CarcassonneState:
         bridges=list(data.get("bridges", [])),
         castles=list(data.get("castles", [])),
         bridge_log=[(k, pos, axis) for k, pos, axis in data.get("bridge_log", [])],
+        sites=[_site(entry) for entry in data.get("sites", [])],
+        pending=None if data.get("pending") is None else copy_json(data["pending"]),
+        fief_log=[(k, x, y, seg) for k, x, y, seg in data.get("fief_log", [])],
+    )
+
+
+def _site(entry: list[Any]) -> Castle:
+    owner, fid, node, squares, fief, built, follower, scored, points = entry
+    return Castle(
+        owner, fid, node, (squares[0], squares[1]), tuple(fief), built, follower, scored, points
     )

@@ -72,6 +72,41 @@ class Feature:
 
 
 @dataclass(slots=True)
+class Castle:
+    """A castle (expansion, rules "Castles"): the city of two caps it stands on (feature
+    ``fid``, first node ``node``), its owner, its two squares and its fief (6 squares),
+    the turn it was built in, the square of its follower (-1 once it returned), and the
+    turn it scored in (-1: not yet) with the points it scored."""
+
+    owner: int
+    fid: int
+    node: int
+    squares: tuple[int, int]
+    fief: tuple[int, ...]
+    built: int
+    follower: int
+    scored: int = -1
+    points: int = 0
+
+    def clone(self) -> Castle:
+        """An independent copy."""
+        return Castle(*(getattr(self, name) for name in CASTLE_FIELDS))
+
+
+CASTLE_FIELDS: Final = (
+    "owner",
+    "fid",
+    "node",
+    "squares",
+    "fief",
+    "built",
+    "follower",
+    "scored",
+    "points",
+)
+
+
+@dataclass(slots=True)
 class CarcassonneState:
     """The whole state of one game; per-player lists are indexed by seat."""
 
@@ -131,6 +166,15 @@ class CarcassonneState:
     bridge_log: list[tuple[int, int, int]] = field(default_factory=list)
     """Every bridge in the order laid: (tiles placed before the turn's tile, square, axis
     0 N-S / 1 W-E as on the table); the history the recount replays."""
+    sites: list[Castle] = field(default_factory=list)
+    """With the expansion: every castle built, in order (rules, "Castles")."""
+    pending: dict[str, Any] | None = None
+    """A castle decision the game waits for (JSON-safe; ``CastleOffered`` /
+    ``FiefOffered``): ``kind`` (``"castle"`` or ``"fief"``), ``player`` (who decides),
+    ``at`` (the city or castle) and, for a fief, ``options``."""
+    fief_log: list[tuple[int, int, int, str]] = field(default_factory=list)
+    """Every fief choice made: (tiles placed, x, y, segment of the chosen feature); the
+    history the recount replays."""
     memo: Any = field(default=None, compare=False, repr=False)
     """The last placement analysed (:func:`domain.carcassonne.board.analyse`) with its
     key, so that ``evolve`` does not redo what ``apply`` just did; not part of the state."""
@@ -169,6 +213,9 @@ class CarcassonneState:
             self.bridges.copy(),
             self.castles.copy(),
             self.bridge_log.copy(),
+            [site.clone() for site in self.sites],
+            None if self.pending is None else copy_json(self.pending),
+            self.fief_log.copy(),
             self.memo,
             self.slot_cache.copy(),
         )

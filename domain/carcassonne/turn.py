@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from domain.carcassonne.board import Group, analyse
 from domain.carcassonne.bridges import bridge_placements
+from domain.carcassonne.castles import vacated_events
 from domain.carcassonne.completion import Completion, completions
 from domain.carcassonne.evolve import evolve
 from domain.carcassonne.farms import farm_events
@@ -161,6 +162,14 @@ def play(
                 },
             )
         )
+    if state.expansion:
+        from domain.carcassonne.castle_turn import resolve  # noqa: PLC0415 - imports this module
+
+        work = state.clone()
+        for event in events:
+            evolve(work, event)
+        events += resolve(work)
+        return events if work.pending is not None else events + next_turn(work, player, rng)
     for done in completions(state, pos, orientation, groups):
         events += _scored(state, done, pos, player, segment, kind=kind)
     frontier = dict(state.frontier)
@@ -177,6 +186,19 @@ def play(
     if events[-1].type != "TileDrawn":
         events += end_events(state, events, rng.seed)
     return events
+
+
+def next_turn(work: CarcassonneState, player: int, rng: RandomStream) -> list[Event]:
+    """After ``player``'s turn, worked out on ``work`` (the table with the turn's events
+    evolved): the next seat's draw, or the final scoring when the stack is empty."""
+    following = (player + 1) % work.players
+    bridged = _with_bridge(work, [], following)
+    draws = draw_events(
+        list(work.stack), list(work.script), work.frontier, following, rng, bridged=bridged
+    )
+    if not draws or draws[-1].type != "TileDrawn":
+        draws += end_events(work, draws, rng.seed)
+    return draws
 
 
 def _with_bridge(state: CarcassonneState, turn: list[Event], player: int) -> Callable[[int], bool]:
@@ -238,7 +260,7 @@ def end_events(state: CarcassonneState, turn: list[Event], seed: str) -> list[Ev
     for event in turn:
         evolve(work, event)
     during_play = list(work.scores)
-    events = final_feature_events(work)
+    events = final_feature_events(work) + vacated_events(work)
     for event in events:
         evolve(work, event)
     after_features = list(work.scores)

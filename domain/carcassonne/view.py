@@ -9,11 +9,20 @@ from __future__ import annotations
 from typing import Any
 
 from domain.carcassonne.board import surrounded
+from domain.carcassonne.castles import squares_json
 from domain.carcassonne.expansion import EXPANSION
-from domain.carcassonne.farms import describe
+from domain.carcassonne.farms import CASTLE_POINTS, describe
 from domain.carcassonne.grid import xy
 from domain.carcassonne.scoring import incomplete_value, ref
-from domain.carcassonne.state import NODE_BITS, OVER, PHASE_NAMES, PLAY, CarcassonneState, Feature
+from domain.carcassonne.state import (
+    NODE_BITS,
+    OVER,
+    PHASE_NAMES,
+    PLAY,
+    CarcassonneState,
+    Feature,
+    copy_json,
+)
 from domain.carcassonne.tiles import (
     AXES,
     CITY,
@@ -37,9 +46,11 @@ def _feature(state: CarcassonneState, first: int, feature: Feature) -> dict[str,
     }
     if feature.kind == FIELD:
         cities = {state.feat[node] for node in feature.cities}
-        complete = sum(1 for c in cities if state.features[c].complete)
-        out["completed_cities"] = complete
-        out["value"] = complete * describe(state.farmers)["city_points"]
+        castles = {site.fid for site in state.sites}
+        done = [c for c in cities if state.features[c].complete]
+        out["completed_cities"] = len(done)
+        points = describe(state.farmers)["city_points"]
+        out["value"] = sum(CASTLE_POINTS if c in castles else points for c in done)
         return out
     if feature.kind == MONASTERY:
         tiles = 1 + surrounded(state, state.tiles[first >> NODE_BITS][0])
@@ -120,7 +131,7 @@ def view(state: CarcassonneState, viewer: Viewer) -> dict[str, Any]:
         "options": _options(state),
         "phase": PHASE_NAMES[state.phase],
         "turn": state.turn,
-        "current_players": [state.current] if state.phase == PLAY else [],
+        "current_players": _current(state),
         "viewer": viewer.seat,
         "tile_in_hand": in_hand,
         "tiles_left": state.tiles_left,
@@ -131,7 +142,32 @@ def view(state: CarcassonneState, viewer: Viewer) -> dict[str, Any]:
         "features": open_features(state),
         "players": [_player(state, seat) for seat in range(state.players)],
         "scores": list(state.scores),
-    }
+    } | (castles_view(state) if state.expansion else {})
+
+
+def _current(state: CarcassonneState) -> list[int]:
+    if state.pending is not None:
+        return [state.pending["player"]]
+    return [state.current] if state.phase == PLAY else []
+
+
+def castles_view(state: CarcassonneState) -> dict[str, Any]:
+    """With the expansion: every castle (``at`` a segment of its city, ``player``,
+    ``tiles``, ``fief``, ``occupied``, ``points`` once it scored, else ``null``) and the
+    pending castle ``decision`` (``null`` when none): ``kind``, ``player``, ``at`` and the
+    fief ``options``."""
+    castles = [
+        {
+            "at": ref(state, site.node),
+            "player": site.owner,
+            "tiles": squares_json(site.squares),
+            "fief": squares_json(site.fief),
+            "occupied": site.follower >= 0,
+            "points": site.points if site.scored >= 0 else None,
+        }
+        for site in state.sites
+    ]
+    return {"castles": castles, "decision": copy_json(state.pending)}
 
 
 def summary(state: CarcassonneState) -> dict[str, Any]:

@@ -5,6 +5,7 @@ game unchanged when it is off."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -133,3 +134,23 @@ def test_every_listed_bridge_move_is_accepted(seed: int) -> None:
             if isinstance(move, Bridged):
                 CARCASSONNE.apply(state, player, move, RandomStream("x", state.random_position))
                 assert CARCASSONNE.parse_notation(CARCASSONNE.notation(move)) == move
+
+
+def test_random_games_build_trigger_and_vacate_castles() -> None:
+    # castles in random play (rules, "Castles"): every decision is offered to one seat,
+    # answered through legal_moves, survives a snapshot, and the laws hold throughout
+    seen: Counter[str] = Counter()
+    for seed in range(12):
+        options = {**BCB, "farmers": ("per-field", "per-city", "per-field-once")[seed % 3]}
+        for state, step in random_game(2 + seed % 5, seed, options):
+            seen.update(event.type for event in step.events)
+            if state.pending is not None:
+                seat = state.pending["player"]
+                assert CARCASSONNE.current_players(state) == [seat]
+                assert CARCASSONNE.legal_moves(state, seat)
+                assert CARCASSONNE.state_from_json(CARCASSONNE.state_to_json(state)) == state
+                assert CARCASSONNE.check_invariants(state) == []
+        built = sum(1 for site in state.sites)
+        assert sum(state.castles) + built == state.players * (3 if state.players <= 4 else 2)
+    for kind in ("CastleOffered", "CastleBuilt", "CastleDeclined", "CastleScored", "CastleVacated"):
+        assert seen[kind], kind

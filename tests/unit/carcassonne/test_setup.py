@@ -26,6 +26,12 @@ def test_the_rules_object_satisfies_the_protocol() -> None:
         "FarmScored",
         "GameEnded",
         "BridgePlaced",
+        "CastleOffered",
+        "CastleBuilt",
+        "CastleDeclined",
+        "FiefOffered",
+        "CastleScored",
+        "CastleVacated",
     )
 
 
