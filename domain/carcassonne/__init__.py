@@ -8,8 +8,10 @@ placements and follower spots, ``moves`` move values with their JSON and notatio
 ``scoring`` values and the majority rule, ``farms`` the farmer variants, ``turn`` the events
 of a turn (draws, scoring, the end), ``evolve`` how events change the state, ``options`` the
 options (farmers, two-tile city, expansion, a scenario's stack), ``expansion`` what Bridges,
-Castles & Bazaars adds, ``bridges`` its bridges, ``rules`` the protocol, ``view`` what is
-shown, ``invariants`` the conservation laws and ``recount`` the independent scorer they use.
+Castles & Bazaars adds, ``bridges`` its bridges, ``castles``/``castle_turn`` its castles,
+``bazaars``/``bazaar_turn``/``bazaar_moves`` its bazaars (auctions), ``rules`` the
+protocol, ``view`` what is shown, ``invariants`` the conservation laws and ``recount`` the
+independent scorer they use.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from domain.carcassonne import castles
+from domain.carcassonne.bazaars import BAZAAR_HANDLERS
 from domain.carcassonne.board import place_tile
 from domain.carcassonne.bridges import add_bridge
 from domain.carcassonne.grid import pos_of
@@ -135,6 +136,7 @@ HANDLERS: Final[dict[str, Callable[[CarcassonneState, Data], None]]] = {
     "FiefOffered": castles.fief_offered,
     "CastleScored": castles.castle_scored,
     "CastleVacated": castles.castle_vacated,
+    **BAZAAR_HANDLERS,
 }
 """The event catalogue (docs/carcassonne.md, "Events")."""
 

@@ -5,6 +5,7 @@ below 0), and at the end of a game the independent recount (:mod:`domain.carcass
 
 from __future__ import annotations
 
+from domain.carcassonne.bazaars import held
 from domain.carcassonne.expansion import tokens_each
 from domain.carcassonne.grid import xy
 from domain.carcassonne.recount import Placement, recount
@@ -46,10 +47,22 @@ def history(state: CarcassonneState) -> list[Placement]:
     return out
 
 
+def auction_net(state: CarcassonneState) -> list[int]:
+    """Per seat, the points it paid minus those it received at auctions (rules,
+    "Bazaars": scores may go below 0 only by paying for tiles)."""
+    net = [0] * state.players
+    for payer, payee, points in state.payments:
+        net[payer] += points
+        if payee >= 0:
+            net[payee] -= points
+    return net
+
+
 def _tiles(state: CarcassonneState) -> list[str]:
     problems = []
     in_hand = 1 if state.in_hand >= 0 else 0
-    total = len(state.tiles) + len(state.discarded) + state.tiles_left + in_hand
+    revealed = held(state)
+    total = len(state.tiles) + len(state.discarded) + state.tiles_left + in_hand + revealed
     if total != state.total:
         problems.append(f"{total} tiles are accounted for, not {state.total}.")
     if any(n < 0 for n in state.stack):
@@ -84,8 +97,8 @@ def _followers(state: CarcassonneState) -> list[str]:
                 f"Seat {seat} has {state.supply[seat]} followers in supply and "
                 f"{on_board[seat]} on the board, not {FOLLOWERS} in all."
             )
-        if state.scores[seat] < 0:
-            problems.append(f"Seat {seat} has a negative score.")
+        if state.scores[seat] + auction_net(state)[seat] < 0:
+            problems.append(f"Seat {seat} has a negative score.")  # auctions aside
     if state.expansion and (len(state.bridges), len(state.castles)) != (state.players,) * 2:
         problems.append("Not every seat has its bridge and castle tokens.")
     if any(n < 0 for n in state.bridges + state.castles):
@@ -108,6 +121,8 @@ def _castles(state: CarcassonneState) -> list[str]:
         standing = [site.follower] if site.follower >= 0 else []
         if feature.followers != standing or not feature.complete:
             problems.append(f"The castle at {xy(site.squares[0])} and its follower disagree.")
+    if state.bazaar is not None and state.phase != PLAY:
+        problems.append("A bazaar is under way outside play.")
     pending = state.pending
     if pending is not None and not (state.phase == PLAY and 0 <= pending["player"] < state.players):
         problems.append("A castle decision is pending outside a turn.")
@@ -115,7 +130,9 @@ def _castles(state: CarcassonneState) -> list[str]:
 
 
 def _final(state: CarcassonneState) -> list[str]:
-    scores, problems = recount(state.players, state.farmers, state.small_city, history(state))
+    scores, problems = recount(
+        state.players, state.farmers, state.small_city, history(state), state.payments
+    )
     if scores != state.scores:
         problems.append(f"The recount gives {scores}, the engine {state.scores}.")
     return problems

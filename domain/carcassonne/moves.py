@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final, NamedTuple
 
+from domain.carcassonne.bazaar_moves import BazaarMove
 from domain.carcassonne.grid import LIMIT, xy
 from domain.carcassonne.tiles import AXES, LOOKALIKES, ROTATIONS, TYPE_INDEX, TYPES
 from domain.protocol import InvalidMove
@@ -66,8 +67,8 @@ class FiefChoice(NamedTuple):
     segment: str
 
 
-Move = Place | Bridged | CastleChoice | FiefChoice
-"""Any Carcassonne move."""
+Move = Place | Bridged | CastleChoice | FiefChoice | BazaarMove
+"""Any Carcassonne move (the bazaar moves and their formats: :mod:`.bazaar_moves`)."""
 
 SEGMENT_IDS: Final = frozenset(s.id for tile in TYPES for s in tile.segments)
 

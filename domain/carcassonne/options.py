@@ -19,12 +19,14 @@ from domain.carcassonne.state import CarcassonneState
 from domain.carcassonne.tiles import BASE_COUNTS, START, TYPE_INDEX, TYPES
 from domain.protocol import InvalidOptions
 
+BAZAAR_VARIANTS: Final = ("auction", "no-auction")
+"""Values of ``bazaar`` (expansion): bazaars hold auctions, or each player picks a tile."""
 SMALL_CITY_POINTS: Final = (4, 2)
 """Values of ``small-city-points``: what the tiles of a completed two-tile city score."""
 DEFAULT_OPTIONS: Final = {"farmers": PER_FIELD, "small-city-points": 4}
 SCENARIO_OPTIONS: Final = ("stack", "stack-only")
 """Options that make a game a scenario (present in the normalised options only when given)."""
-OPTIONAL: Final = (*SCENARIO_OPTIONS, "expansions")
+OPTIONAL: Final = (*SCENARIO_OPTIONS, "expansions", "bazaar")
 """Options present in the normalised options only when given (a base game's stay as they were)."""
 
 
@@ -91,6 +93,10 @@ def normalise_options(options: Mapping[str, Any]) -> dict[str, Any]:
     expansions = _expansions(options.get("expansions", []))
     if expansions:
         fixed["expansions"] = expansions
+    if "bazaar" in options:
+        if not expansions or options["bazaar"] not in BAZAAR_VARIANTS:
+            raise _invalid('Option \'bazaar\' ("auction" or "no-auction") needs the expansion.')
+        fixed["bazaar"] = options["bazaar"]
     if "stack" in options:
         only = options.get("stack-only", False)
         if type(only) is not bool:
@@ -123,6 +129,7 @@ def configure(state: CarcassonneState, options: Mapping[str, Any]) -> None:
         state.total = sum(ALL_COUNTS)
         state.bridges = [tokens_each(state.players)] * state.players
         state.castles = [tokens_each(state.players)] * state.players
+        state.bazaar_variant = options.get("bazaar", "auction")
     state.script = [TYPE_INDEX[letter] for letter in options.get("stack", [])]
     if options.get("stack-only", False):
         state.stack = [0] * len(TYPES)

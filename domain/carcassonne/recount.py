@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from domain.carcassonne import recount_castles as book
 from domain.carcassonne.catalogue import CATALOGUE
 from domain.carcassonne.recount_castles import CastleBook, Done, pay_farms, settle
 
@@ -284,12 +285,13 @@ class Recount:
 
 
 def recount(
-    players: int, farmers: str, small_city: int, history: Iterable[Placement]
+    players: int, farmers: str, small_city: int, history: Iterable[Placement], paid: book.Pay = ()
 ) -> tuple[list[int], list[str]]:
     """The final scores of a game replayed from its placements (the first one is the start
-    tile), and the rule violations met on the way (empty when none)."""
+    tile) and its recorded auction payments (rules "Bazaars"), and the rule violations."""
     work = Recount(players, farmers, small_city)
     for index, step in enumerate(history):
         work.place(step, index == 0)
     work.finish()
+    book.pay_auctions(work.scores, paid)
     return work.scores, work.problems + work.book.problems

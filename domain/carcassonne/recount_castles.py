@@ -8,7 +8,7 @@ farm — is worked out again here from the recount's own board.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from domain.carcassonne.catalogue import CATALOGUE
@@ -166,3 +166,16 @@ def pay_farms(
                 if farmers != "per-field-once" or (player, city) not in paid:
                     scores[player] += CASTLE_FARM_POINTS if city in castles else base
                     paid.add((player, city))
+
+
+Pay = Iterable[tuple[int, int, int]]
+"""Auction payments as recorded: (payer, payee or -1 for nobody, points)."""
+
+
+def pay_auctions(scores: list[int], payments: Pay) -> None:
+    """Apply the auction payments of ``TileBought`` / ``TileSold`` (rules, "Bazaars": the
+    payer loses the price, the payee — if any — gains it) to ``scores``."""
+    for payer, payee, points in payments:
+        scores[payer] -= points
+        if payee >= 0:
+            scores[payee] += points

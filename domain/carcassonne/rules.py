@@ -8,7 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, cast
 
+from domain.carcassonne import bazaar_moves
 from domain.carcassonne import moves as move_formats
+from domain.carcassonne.bazaar_moves import BazaarMove
+from domain.carcassonne.bazaar_turn import play_auction
+from domain.carcassonne.bazaars import auction_moves, deciding
 from domain.carcassonne.board import new_state
 from domain.carcassonne.bridges import bridge_placements, play_bridged
 from domain.carcassonne.castle_turn import choice_moves, play_choice
@@ -29,12 +33,12 @@ from domain.carcassonne.options import configure, has_expansion, is_scenario, no
 from domain.carcassonne.placement import legal_placements
 from domain.carcassonne.snapshot import state_from_json, state_to_json
 from domain.carcassonne.state import OVER, PLAY, SETUP, CarcassonneState
-from domain.carcassonne.turn import draw_events, play
-from domain.carcassonne.view import outcome, summary, view
+from domain.carcassonne.turn import draw_events, next_turn, play
+from domain.carcassonne.view import acting, outcome, summary, view
 from domain.protocol import Event, IllegalMove, InvalidMove, InvalidOptions, Outcome, Viewer
 from domain.randomness import RandomStream
 
-RULES_VERSION: Final = "carcassonne-2"
+RULES_VERSION: Final = "carcassonne-3"
 """Changes whenever the rules' decisions change (docs/carcassonne.md, "Rules decisions")."""
 
 
@@ -87,18 +91,21 @@ class CarcassonneRules:
     # -- turns ----------------------------------------------------------------------
 
     def current_players(self, state: CarcassonneState) -> list[int]:
-        """The seat holding the drawn tile; nobody before the first draw or after the end."""
-        if state.pending is not None:
-            return [state.pending["player"]]
-        return [state.current] if state.phase == PLAY else []
+        """The seat holding the drawn tile, deciding a castle question or acting in an
+        auction (:func:`domain.carcassonne.view.acting`); nobody before the first draw or
+        after the end."""
+        return acting(state)
 
     def legal_moves(self, state: CarcassonneState, player: int) -> list[Move]:
         """Every legal placement of the drawn tile, each without a follower and with one on
         every free segment (:mod:`domain.carcassonne.placement`), and with the expansion
-        every placement with a bridge (:mod:`domain.carcassonne.bridges`); empty when it is
-        not ``player``'s turn."""
+        every placement with a bridge (:mod:`domain.carcassonne.bridges`); during an auction
+        the bids (:func:`domain.carcassonne.bazaars.auction_moves`); empty when it is not
+        ``player``'s turn."""
         if state.pending is not None:
             return choice_moves(state) if player == state.pending["player"] else []
+        if deciding(state) >= 0:
+            return auction_moves(state, player)
         if state.phase != PLAY or player != state.current or state.in_hand < 0:
             return []
         placements = legal_placements(state, player)
@@ -112,7 +119,7 @@ class CarcassonneRules:
         """The events of ``player`` making ``move``, with everything that follows (scoring,
         the next draw, the end of the game). Raises ``IllegalMove``/``InvalidMove``; never
         changes ``state``."""
-        if not well_formed(move):
+        if not (well_formed(move) or bazaar_moves.well_formed(move)):
             raise InvalidMove("malformed-move", "That is not a Carcassonne move.")
         if state.phase == OVER:
             raise IllegalMove("game-over", "The game is over.")
@@ -124,12 +131,16 @@ class CarcassonneRules:
             if player != state.pending["player"]:
                 raise IllegalMove("not-your-turn", f"Seat {state.pending['player']} decides.")
             return play_choice(state, player, canonical(move), rng)
+        if deciding(state) >= 0:
+            return play_auction(state, player, canonical(move), rng, next_turn)
         if isinstance(move, CastleChoice | FiefChoice):
             raise IllegalMove("no-decision", "No castle decision is pending.")
         if player != state.current:
             raise IllegalMove("not-your-turn", f"It is seat {state.current}'s turn.")
         if state.in_hand < 0:
             raise IllegalMove("no-tile-in-hand", "No tile has been drawn.")
+        if not isinstance(move, Place | Bridged):
+            raise IllegalMove("no-bazaar", "No auction is under way.")
         move = canonical(move)
         if isinstance(move, Bridged):
             return play_bridged(state, player, move, rng)
@@ -179,17 +190,28 @@ class CarcassonneRules:
     # -- move formats ---------------------------------------------------------------
 
     def parse_move(self, data: Any) -> Move:
-        """A move from JSON (:func:`domain.carcassonne.moves.parse_move`)."""
+        """A move from JSON (:func:`domain.carcassonne.moves.parse_move`; the bazaar moves:
+        :func:`domain.carcassonne.bazaar_moves.parse_bazaar`)."""
+        if isinstance(data, dict) and data.get("type") in bazaar_moves.KINDS:
+            return bazaar_moves.parse_bazaar(data)
         return move_formats.parse_move(data)
 
     def move_to_json(self, move: Move) -> dict[str, Any]:
         """The JSON form of a move."""
+        if isinstance(move, BazaarMove):
+            return bazaar_moves.bazaar_to_json(move)
         return move_formats.move_to_json(move)
 
     def parse_notation(self, text: str) -> Move:
         """A move from compact notation (``D@1,0r90+c0``)."""
+        if isinstance(text, str):
+            bazaar = bazaar_moves.parse_bazaar_notation(text.strip().upper())
+            if bazaar is not None:
+                return bazaar
         return move_formats.parse_notation(text)
 
     def notation(self, move: Move) -> str:
         """The compact notation of a move."""
+        if isinstance(move, BazaarMove):
+            return bazaar_moves.bazaar_notation(move)
         return move_formats.notation(move)

@@ -81,6 +81,9 @@ def state_to_json(state: CarcassonneState) -> dict[str, Any]:
         ],
         "pending": None if state.pending is None else copy_json(state.pending),
         "fief_log": [list(entry) for entry in state.fief_log],
+        "bazaar": None if state.bazaar is None else copy_json(state.bazaar),
+        "bazaar_variant": state.bazaar_variant,
+        "payments": [list(entry) for entry in state.payments],
     }
 
 
@@ -132,6 +135,9 @@ def state_from_json(data: dict[str, Any]) -> CarcassonneState:
         sites=[_site(entry) for entry in data.get("sites", [])],
         pending=None if data.get("pending") is None else copy_json(data["pending"]),
         fief_log=[(k, x, y, seg) for k, x, y, seg in data.get("fief_log", [])],
+        bazaar=None if data.get("bazaar") is None else copy_json(data["bazaar"]),
+        bazaar_variant=data.get("bazaar_variant", "auction"),
+        payments=[(a, b, n) for a, b, n in data.get("payments", [])],
     )
 
 

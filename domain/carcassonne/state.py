@@ -175,6 +175,17 @@ class CarcassonneState:
     fief_log: list[tuple[int, int, int, str]] = field(default_factory=list)
     """Every fief choice made: (tiles placed, x, y, segment of the chosen feature); the
     history the recount replays."""
+    bazaar: dict[str, Any] | None = None
+    """A bazaar under way (expansion, rules "Bazaars"; JSON-safe; see
+    :mod:`domain.carcassonne.bazaars`): ``active`` (who placed the bazaar), ``variant``,
+    ``stage`` (``"auction"`` or ``"play"``), ``tiles`` (revealed, nobody's yet), ``won`` (per
+    seat its tile or null),
+    ``auctioneer``, ``lot``, ``bid``, ``bidder``, ``queue`` (seats still to answer) and
+    ``turns`` (seats still to play their tile)."""
+    bazaar_variant: str = "auction"
+    """Option ``bazaar``: ``"auction"`` or ``"no-auction"``."""
+    payments: list[tuple[int, int, int]] = field(default_factory=list)
+    """Every auction payment: (payer, payee or -1 for nobody, points); the recount adds them."""
     memo: Any = field(default=None, compare=False, repr=False)
     """The last placement analysed (:func:`domain.carcassonne.board.analyse`) with its
     key, so that ``evolve`` does not redo what ``apply`` just did; not part of the state."""
@@ -216,6 +227,9 @@ class CarcassonneState:
             [site.clone() for site in self.sites],
             None if self.pending is None else copy_json(self.pending),
             self.fief_log.copy(),
+            None if self.bazaar is None else copy_json(self.bazaar),
+            self.bazaar_variant,
+            self.payments.copy(),
             self.memo,
             self.slot_cache.copy(),
         )

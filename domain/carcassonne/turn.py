@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from domain.carcassonne.bazaar_turn import bazaar_turns, opening
 from domain.carcassonne.board import Group, analyse
 from domain.carcassonne.bridges import bridge_placements
 from domain.carcassonne.castles import vacated_events
@@ -190,7 +191,18 @@ def play(
 
 def next_turn(work: CarcassonneState, player: int, rng: RandomStream) -> list[Event]:
     """After ``player``'s turn, worked out on ``work`` (the table with the turn's events
-    evolved): the next seat's draw, or the final scoring when the stack is empty."""
+    evolved): with the expansion the auction a bazaar opens or the next bazaar turn
+    (:mod:`domain.carcassonne.bazaar_turn`); else the next seat's draw, or the final
+    scoring when the stack is empty (and no bazaar tile is pending)."""
+    if work.expansion:
+        opened = opening(work, player, rng)
+        if opened or work.bazaar is None:
+            return opened or _ordinary(work, player, rng)
+        return bazaar_turns(work.clone(), rng, _ordinary, _with_bridge)
+    return _ordinary(work, player, rng)
+
+
+def _ordinary(work: CarcassonneState, player: int, rng: RandomStream) -> list[Event]:
     following = (player + 1) % work.players
     bridged = _with_bridge(work, [], following)
     draws = draw_events(

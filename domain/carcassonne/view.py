@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.carcassonne.bazaars import deciding
 from domain.carcassonne.board import surrounded
 from domain.carcassonne.castles import squares_json
 from domain.carcassonne.expansion import EXPANSION
@@ -131,7 +132,7 @@ def view(state: CarcassonneState, viewer: Viewer) -> dict[str, Any]:
         "options": _options(state),
         "phase": PHASE_NAMES[state.phase],
         "turn": state.turn,
-        "current_players": _current(state),
+        "current_players": acting(state),
         "viewer": viewer.seat,
         "tile_in_hand": in_hand,
         "tiles_left": state.tiles_left,
@@ -145,9 +146,15 @@ def view(state: CarcassonneState, viewer: Viewer) -> dict[str, Any]:
     } | (castles_view(state) if state.expansion else {})
 
 
-def _current(state: CarcassonneState) -> list[int]:
+def acting(state: CarcassonneState) -> list[int]:
+    """Who must act: the seat deciding a castle question, the seat acting in an auction
+    (:func:`domain.carcassonne.bazaars.deciding`), else the seat holding the drawn tile;
+    nobody before the first draw or after the end."""
     if state.pending is not None:
         return [state.pending["player"]]
+    seat = deciding(state)
+    if seat >= 0:
+        return [seat]
     return [state.current] if state.phase == PLAY else []
 
 
@@ -167,7 +174,8 @@ def castles_view(state: CarcassonneState) -> dict[str, Any]:
         }
         for site in state.sites
     ]
-    return {"castles": castles, "decision": copy_json(state.pending)}
+    bazaar = None if state.bazaar is None else copy_json(state.bazaar)
+    return {"castles": castles, "decision": copy_json(state.pending), "bazaar": bazaar}
 
 
 def summary(state: CarcassonneState) -> dict[str, Any]:

@@ -17,12 +17,25 @@ from domain.registry import games
 
 
 @dataclass(frozen=True)
+class Extra:
+    """More games with options that carry their own player counts (e.g. an expansion
+    that allows more players than the base game), and whether scores may end below 0."""
+
+    games: int
+    options: dict[str, Any]
+    players: range
+    negative_scores: bool = False
+
+
+@dataclass(frozen=True)
 class Plan:
-    """How hard to exercise a game: how many games, with which options."""
+    """How hard to exercise a game: how many games, with which options (played at the
+    game's player counts), and extra runs with their own player counts."""
 
     games: int
     options: list[dict[str, Any]] = field(default_factory=lambda: [{}])
     max_moves: int = 5_000
+    extra: tuple[Extra, ...] = ()
 
 
 PLANS: dict[str, Plan] = {
@@ -34,12 +47,33 @@ PLANS: dict[str, Plan] = {
             {"farmers": "per-city", "small-city-points": 2},
             {"farmers": "per-field-once"},
         ],
+        extra=(
+            # Bridges, Castles & Bazaars at 2-6 players; auctions may leave scores below 0
+            Extra(
+                160,
+                {"expansions": ["bridges-castles-bazaars"], "farmers": "per-city"},
+                range(2, 7),
+                negative_scores=True,
+            ),
+            Extra(
+                40,
+                {"expansions": ["bridges-castles-bazaars"], "bazaar": "no-auction"},
+                range(2, 7),
+            ),
+        ),
     ),
 }
 DEFAULT_PLAN = Plan(games=200)
 
 
-def play_one(rules: Rules[Any, Any], players: int, options: dict[str, Any], seed: int) -> int:
+def play_one(
+    rules: Rules[Any, Any],
+    players: int,
+    options: dict[str, Any],
+    seed: int,
+    *,
+    negative_scores: bool = False,
+) -> int:
     """Play one seeded random game, checking after every event; the number of moves."""
     state = rules.setup(players, rules.normalise_options(options))
     stream = RandomStream(f"conformance-{seed}", state.random_position)
@@ -51,7 +85,8 @@ def play_one(rules: Rules[Any, Any], players: int, options: dict[str, Any], seed
         acting = rules.current_players(state)
         if not acting:
             assert rules.outcome(state) is not None, f"game {seed} stopped without an outcome"
-            assert min(rules.outcome(state).scores) >= 0  # type: ignore[union-attr]
+            if not negative_scores:
+                assert min(rules.outcome(state).scores) >= 0  # type: ignore[union-attr]
             return moves
         for idle in set(range(players)) - set(acting):
             assert rules.legal_moves(state, idle) == [], f"seat {idle} may move out of turn"
@@ -78,3 +113,10 @@ def test_random_play(name: str) -> None:
         assert play_one(rules, players, options, seed) > 0
         ended += 1
     assert ended == plan.games
+    for extra in plan.extra:
+        for seed in range(extra.games):
+            players = extra.players[seed % len(extra.players)]
+            moves = play_one(
+                rules, players, extra.options, seed, negative_scores=extra.negative_scores
+            )
+            assert moves > 0

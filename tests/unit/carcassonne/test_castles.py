@@ -21,7 +21,7 @@ from domain.randomness import RandomStream
 from .helpers import finish, of_type
 
 BCB = {"expansions": ["bridges-castles-bazaars"]}
-DRAWS = ("TileDrawn", "TileDiscarded")
+DRAWS = ("TileDrawn", "TileDiscarded", "AuctionOpened")  # the picture has no auction
 
 
 def table(**options: Any) -> CarcassonneState:

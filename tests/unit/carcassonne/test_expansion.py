@@ -140,7 +140,7 @@ def test_random_games_build_trigger_and_vacate_castles() -> None:
     # castles in random play (rules, "Castles"): every decision is offered to one seat,
     # answered through legal_moves, survives a snapshot, and the laws hold throughout
     seen: Counter[str] = Counter()
-    for seed in range(12):
+    for seed in range(30):
         options = {**BCB, "farmers": ("per-field", "per-city", "per-field-once")[seed % 3]}
         for state, step in random_game(2 + seed % 5, seed, options):
             seen.update(event.type for event in step.events)
@@ -154,3 +154,23 @@ def test_random_games_build_trigger_and_vacate_castles() -> None:
         assert sum(state.castles) + built == state.players * (3 if state.players <= 4 else 2)
     for kind in ("CastleOffered", "CastleBuilt", "CastleDeclined", "CastleScored", "CastleVacated"):
         assert seen[kind], kind
+
+
+@pytest.mark.parametrize("players", range(2, 7))
+@pytest.mark.parametrize("variant", ["auction", "no-auction"])
+def test_random_games_with_bazaars_keep_every_law(players: int, variant: str) -> None:
+    # bazaars in random play (rules, "Bazaars"): one seat acts at a time, the laws hold
+    # after every event (the 84 tiles counting revealed ones), and the independent recount,
+    # which applies the recorded auction payments, agrees at the end
+    options = {**BCB, "bazaar": variant}
+    seen: Counter[str] = Counter()
+    for seed in range(3):
+        for state, step in random_game(players, 100 + seed, options):
+            seen.update(event.type for event in step.events)
+            assert CARCASSONNE.check_invariants(state) == [], (seed, step.events)
+            if state.bazaar is not None and state.bazaar["stage"] == "auction":
+                assert len(CARCASSONNE.current_players(state)) == 1
+        assert CARCASSONNE.outcome(state) is not None
+        assert len(state.tiles) + len(state.discarded) == 84
+    assert seen["AuctionOpened"] and seen["BazaarClosed"]
+    assert seen["TilePicked" if variant == "no-auction" else "BidMade"]

@@ -171,4 +171,4 @@ def test_the_state_survives_json_for_snapshots() -> None:
                 assert CARCASSONNE.legal_moves(back, player) == CARCASSONNE.legal_moves(
                     state, player
                 )
-    assert CARCASSONNE.rules_version == "carcassonne-2"
+    assert CARCASSONNE.rules_version == "carcassonne-3"  # bazaars

@@ -32,6 +32,15 @@ def test_the_rules_object_satisfies_the_protocol() -> None:
         "FiefOffered",
         "CastleScored",
         "CastleVacated",
+        "AuctionOpened",
+        "BidMade",
+        "BidPassed",
+        "TileBought",
+        "TileSold",
+        "TileTakenFree",
+        "TilePicked",
+        "BazaarTileTaken",
+        "BazaarClosed",
     )
 
 
