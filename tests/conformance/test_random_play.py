@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from domain.protocol import Rules
+from domain.protocol import Event, Rules
 from domain.randomness import RandomStream
 from domain.registry import games
 
@@ -73,11 +73,15 @@ def play_one(
     seed: int,
     *,
     negative_scores: bool = False,
+    log: list[Event] | None = None,
 ) -> int:
-    """Play one seeded random game, checking after every event; the number of moves."""
+    """Play one seeded random game, checking after every event; the number of moves. Every
+    event is appended to ``log`` when one is given."""
+    log = [] if log is None else log
     state = rules.setup(players, rules.normalise_options(options))
     stream = RandomStream(f"conformance-{seed}", state.random_position)
     for event in rules.begin(state, stream):
+        log.append(event)
         state = rules.evolve(state, event)
         assert rules.check_invariants(state) == [], (seed, event)
     bot = random.Random(seed)
@@ -95,6 +99,7 @@ def play_one(
         assert legal, f"game {seed}: seat {player} must act but has no legal move"
         stream = RandomStream(f"conformance-{seed}", state.random_position)
         for event in rules.apply(state, player, bot.choice(legal), stream):
+            log.append(event)
             state = rules.evolve(state, event)
             problems = rules.check_invariants(state)
             assert problems == [], (seed, event.type, problems)
@@ -120,3 +125,38 @@ def test_random_play(name: str) -> None:
                 rules, players, extra.options, seed, negative_scores=extra.negative_scores
             )
             assert moves > 0
+
+
+@pytest.mark.parametrize("name", sorted(games()))
+def test_replay_reproduces_every_game_without_randomness(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Replaying a finished game's events with ``evolve`` alone — the random stream patched
+    to refuse — gives exactly the state that playing it gave, for every option set."""
+    rules = games()[name]
+    plan = PLANS.get(name, DEFAULT_PLAN)
+    cases = [(options, range(rules.min_players, rules.max_players + 1)) for options in plan.options]
+    cases += [(extra.options, extra.players) for extra in plan.extra]
+    games_played: list[tuple[int, dict[str, Any], list[Event], Any]] = []
+    for options, counts in cases:
+        for players in counts:
+            log: list[Event] = []
+            play_one(rules, players, options, players, negative_scores=True, log=log)
+            games_played.append((players, options, log, _final(rules, players, options, log)))
+
+    def refuse(self: RandomStream) -> int:
+        raise AssertionError("evolve drew a random number")
+
+    monkeypatch.setattr(RandomStream, "number", refuse)
+    for players, options, log, live in games_played:
+        replayed = _final(rules, players, options, log)
+        assert replayed == live
+        assert replayed.random_position == live.random_position > 0
+        assert rules.outcome(replayed) == rules.outcome(live) is not None
+
+
+def _final(rules: Rules[Any, Any], players: int, options: dict[str, Any], log: list[Event]) -> Any:
+    state = rules.setup(players, rules.normalise_options(options))
+    for event in log:
+        state = rules.evolve(state, event)
+    return state

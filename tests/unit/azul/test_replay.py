@@ -53,23 +53,6 @@ def test_replay_equals_live_after_every_move(players: int, wall: str) -> None:
         assert AZUL.outcome(scratch) == AZUL.outcome(live) is not None
 
 
-def test_replay_never_draws_a_random_number(monkeypatch: pytest.MonkeyPatch) -> None:
-    log = [event for _state, step in random_game(3, 1) for event in step.events]
-    live = AZUL.setup(3, {})
-    for event in log:
-        AZUL.evolve(live, event)
-
-    def refuse(self: RandomStream) -> int:
-        raise AssertionError("evolve drew a random number")
-
-    monkeypatch.setattr(RandomStream, "number", refuse)
-    replayed = AZUL.setup(3, {})
-    for event in log:
-        AZUL.evolve(replayed, event)
-    assert replayed == live
-    assert replayed.random_position == live.random_position > 0
-
-
 def test_only_a_refill_needs_randomness() -> None:
     for state, step in random_game(2, 3):
         if step.move is None:
