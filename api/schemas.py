@@ -219,6 +219,14 @@ class EventSchema(Schema):
     type = fields.String()
     timestamp = fields.String()
     data = fields.Dict()
+    sealed = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "For an event that hides something from some viewers: "
+            "SHA-256(seed:version:whole data), which the chain hashes with the spectator's "
+            "view (docs/audit.md, 'Hidden information'); null otherwise."
+        },
+    )
     prev_hash = fields.String()
     hash = fields.String()
 

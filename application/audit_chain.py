@@ -8,7 +8,9 @@ from typing import Any
 
 from application.audit_format import Discrepancy
 from domain import chain
+from domain.protocol import Event, GameError, Viewer
 from domain.randomness import commitment
+from domain.registry import rules_for
 
 
 def check_chain(record: dict[str, Any]) -> None:
@@ -35,7 +37,7 @@ def check_chain(record: dict[str, Any]) -> None:
                 version,
                 name,
             )
-        content = chain.canonical(name, game_id, version, item["timestamp"], item["data"])
+        content = chain.canonical(name, game_id, version, item["timestamp"], hashed(record, item))
         digest = chain.link(previous, content)
         if item["hash"] != digest:
             raise Discrepancy(
@@ -49,6 +51,45 @@ def check_chain(record: dict[str, Any]) -> None:
         raise Discrepancy(
             f"chain_head recorded {record['chain_head']}, the last event's hash is {previous}"
         )
+
+
+def hashed(record: dict[str, Any], item: dict[str, Any]) -> Any:
+    """What the chain hashes of an event: its data or, for a sealed event, the spectator's
+    view of it (the game's ``event_view``; anyone can derive it from their own view) with
+    the seal (:mod:`domain.chain`)."""
+    sealed = item.get("sealed")
+    if not sealed:
+        return item["data"]
+    if not isinstance(sealed, str):
+        raise Discrepancy("sealed must be a string or null", item["version"], item["type"])
+    try:
+        event_view = getattr(rules_for(str(record["game"]["kind"])), "event_view", None)
+    except GameError:
+        event_view = None
+    if event_view is None:
+        raise Discrepancy(
+            "a sealed event in a game that hides nothing", item["version"], item["type"]
+        )
+    spectator = event_view(Event(item["type"], item["data"]), Viewer.spectator())
+    return chain.sealed_content(spectator, sealed)
+
+
+def check_seals(record: dict[str, Any]) -> None:
+    """Once the seed is revealed (the game has ended, and its record shows every hidden
+    fact), every seal must be ``SHA-256(seed:version:data)`` of the event's whole data: the
+    hidden facts are the ones committed to when they happened."""
+    seed = record["seed"]
+    if seed is None:
+        return
+    for item in record["events"]:
+        sealed = item.get("sealed")
+        if sealed and chain.seal(seed, item["version"], item["data"]) != sealed:
+            raise Discrepancy(
+                "its data is not what was sealed when it happened (the hidden facts were "
+                "changed, or the record does not show them)",
+                item["version"],
+                item["type"],
+            )
 
 
 def check_seed(record: dict[str, Any]) -> None:

@@ -188,6 +188,9 @@ def _well_formed(item: dict[str, Any]) -> None:
         raise Discrepancy("hash is not 64 lowercase hex digits", version, name)
     if item["prev_hash"] and not _HASH.fullmatch(item["prev_hash"]):
         raise Discrepancy("prev_hash is not 64 lowercase hex digits", version, name)
+    sealed = item.get("sealed")
+    if sealed is not None and not (isinstance(sealed, str) and _HASH.fullmatch(sealed)):
+        raise Discrepancy("sealed is not null or 64 lowercase hex digits", version, name)
     try:
         stamp = datetime.fromisoformat(item["timestamp"])
     except ValueError:

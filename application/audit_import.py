@@ -40,9 +40,11 @@ def stored_events(record: dict[str, Any]) -> list[Game.Event]:
         data = copy_json(item["data"])
         if name not in LEDGER_FIELDS:
             factory = cast(EventFactory, played_event_class(kind, name))
-            events.append(factory(**envelope, data=data))
+            events.append(factory(**envelope, data=data, sealed=item.get("sealed") or ""))
             continue
         fields = {**envelope, **data, **_secrets(name, record)}
+        if name == "MoveMade":
+            fields["sealed"] = item.get("sealed") or ""
         if name == "Created":
             fields["originator_topic"] = get_topic(Game)
         factory = cast(EventFactory, resolve_topic(f"{get_topic(Game)}.{name}"))

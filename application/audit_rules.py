@@ -42,8 +42,11 @@ class Referee:
 
     def __init__(self, record: dict[str, Any]) -> None:
         self.record = record
-        self.events: list[dict[str, Any]] = record["events"]
         self.seed: str | None = record["seed"]
+        self.events: list[dict[str, Any]] = _decidable(record["events"], self.seed)
+        self.hidden_from: int | None = (
+            None if len(self.events) == len(record["events"]) else len(self.events) + 1
+        )
         self.rules: Rules[Any, Any] = _rules_of(record)
         self.players = 0
         self.options: dict[str, Any] = {}
@@ -75,6 +78,8 @@ class Referee:
             if handler is None:
                 raise self.stray(item)
             index = handler(index)
+        if self.hidden_from is not None:
+            return
         outcome = self.rules.outcome(self.state)
         expected = outcome.to_json() if outcome is not None else None
         difference = first_difference("outcome", self.record["outcome"], expected)
@@ -270,6 +275,19 @@ class Referee:
         if turn == len(self.turns):
             return len(self.events)
         return self.turns[turn][0] - 1
+
+
+def _decidable(events: list[dict[str, Any]], seed: str | None) -> list[dict[str, Any]]:
+    """The events the rules can follow: all of them once the seed is revealed; else those
+    before the ledger event (a move, the last seat taken) that led to the first sealed event."""
+    if seed is None:
+        for first, item in enumerate(events):
+            if item.get("sealed"):
+                cut = first
+                while cut > 0 and events[cut]["type"] not in LEDGER_FIELDS:
+                    cut -= 1
+                return events[:cut]
+    return events
 
 
 def _rules_of(record: dict[str, Any]) -> Rules[Any, Any]:

@@ -60,11 +60,16 @@ def event_type(stored: Game.Event) -> str:
 
 
 def present_event(game: Game, stored: Game.Event, viewer: Viewer) -> dict[str, Any]:
-    """One stored event as the log shows it to ``viewer``: envelope, redacted data, and its
-    links of the hash chain."""
+    """One stored event as the log shows it to ``viewer``: envelope, redacted data, the seal
+    of an event that hides something (docs/audit.md, "Hidden information"), and its links of
+    the hash chain. Once the game has ended nothing is hidden any more."""
     name = stored.type_name
+    if game.finished:
+        viewer = Viewer(seat=viewer.seat, arbiter=True)
     if isinstance(stored, Game.Played):
         data = _game_event_data(game, Event(name, stored.data), viewer)
+    elif name == "MoveMade":
+        data = _game_event_data(game, Event(name, stored.public_data()), viewer)
     else:
         data = stored.public_data()
     return {
@@ -72,14 +77,15 @@ def present_event(game: Game, stored: Game.Event, viewer: Viewer) -> dict[str, A
         "type": name,
         "timestamp": stored.timestamp.isoformat(),
         "data": data,
+        "sealed": getattr(stored, "sealed", "") or None,
         "prev_hash": stored.prev_hash,
         "hash": stored.hash,
     }
 
 
 def _game_event_data(game: Game, domain_event: Event, viewer: Viewer) -> dict[str, Any]:
-    """A game event's data as ``viewer`` may see it: games with hidden information in
-    their events provide ``event_view``; the others show every field."""
+    """An event's data as ``viewer`` may see it: games with hidden information in their
+    events provide ``event_view``; the others show every field."""
     event_view = getattr(game.rules, "event_view", None)
     if event_view is None:
         return dict(domain_event.data)

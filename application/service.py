@@ -8,6 +8,7 @@ version, or another save that wins the race, is a :class:`Conflict` and changes 
 from __future__ import annotations
 
 import hashlib
+import random
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from eventsourcing.persistence import IntegrityError
 
 from application.errors import BadRequest, Conflict, InvalidToken, NotFound
 from application.presenters import event_type, present_event, present_game
+from domain.bots import choose_move
 from domain.game import Game, register_game_events
 from domain.protocol import Rules, Viewer
 from domain.randomness import commitment, new_seed
@@ -255,6 +257,13 @@ class GameLedger(Application[UUID]):
                 {"move": rules.move_to_json(m), "notation": rules.notation(m)} for m in moves
             ],
         }
+
+    def bot_move(self, game_id: UUID, token: str, bot: random.Random) -> dict[str, Any]:
+        """The move a random bot would make for the seat holding ``token`` now, in JSON
+        (:func:`domain.bots.choose_move`: the game's bot policy, else a uniform legal move)."""
+        game = self._game(game_id)
+        seat = self._seat(game, token)
+        return game.rules.move_to_json(choose_move(game.rules, game.state, seat, bot))
 
     def event_log(
         self,

@@ -1,5 +1,6 @@
 """Random bots playing full games through the use cases (``gameledger simulate``): every
-move is picked from the legal moves the service lists and submitted like a client would."""
+move is picked by :func:`domain.bots.choose_move` (a uniformly drawn legal move, or the
+game's own bot policy) and submitted like a client would."""
 
 from __future__ import annotations
 
@@ -29,8 +30,7 @@ def play_out(app: GameLedger, game_id: UUID, tokens: list[str], bot: random.Rand
         if not seats:
             return True
         seat = bot.choice(seats)
-        moves = app.legal_moves(game_id, tokens[seat])["moves"]
-        app.play(game_id, tokens[seat], bot.choice(moves)["move"], version)
+        app.play(game_id, tokens[seat], app.bot_move(game_id, tokens[seat], bot), version)
     return False
 
 

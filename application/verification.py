@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from application.audit_chain import check_chain, check_seed
+from application.audit_chain import check_chain, check_seals, check_seed
 from application.audit_format import Discrepancy, check_structure, first_difference, moves_of
 from application.audit_rules import Referee
 from application.errors import BadRequest, NotFound
@@ -80,6 +80,7 @@ def audit(record: Any) -> Referee:
     check_structure(record)
     check_chain(record)
     check_seed(record)
+    check_seals(record)
     referee = Referee(record)
     referee.run()
     _check_summary(record, referee)
@@ -155,6 +156,12 @@ def _summary(record: dict[str, Any], referee: Referee) -> str:
         checked = f"hash chain, seed commitment, every move re-decided by {rules}, every draw"
         return f"{head}; {result}. Checked: {checked} re-derived from the seed."
     checked = f"hash chain, every move re-decided by {rules}"
+    if referee.hidden_from is not None:
+        checked = (
+            f"hash chain, the moves before event {referee.hidden_from} re-decided by "
+            f"{rules}; from there on the record holds facts hidden from its viewer "
+            "(sealed events), which are checked once the game has ended and reveals them"
+        )
     if referee.unchecked:
         checked += (
             f", except the draws of {referee.unchecked} begin/move(s): they come from the "

@@ -10,6 +10,15 @@ where ``canonical(event)`` is the UTF-8 JSON, keys sorted, no spaces, ASCII only
     {"type": <event type>, "game": <game id>, "version": <n>, "timestamp": <ISO 8601>,
      "data": <the event's public data>}
 
+An event that hides something from spectators (a card drawn, a deal's cards: the rules'
+``event_view``) is hashed as the spectator sees it plus ``"sealed"``, a commitment to the
+whole data salted by the secret seed::
+
+    sealed = SHA-256( seed + ":" + str(version) + ":" + canonical JSON of the whole data )
+
+so every reader can recompute every link from what they are shown, and once the seed is
+revealed at the end anyone can check the hidden facts against their seals.
+
 The public data is what the event log shows: secret fields (the seed in ``Created``, a seat's
 token digest) are left out of it — the seed is bound by its ``seed_sha256`` commitment, which
 is in. Anyone holding a game record can recompute every link; changing, dropping or
@@ -43,3 +52,15 @@ def canonical(type_name: str, game_id: str, version: int, timestamp: str, data: 
 def link(prev_hash: str, content: bytes) -> str:
     """The hash of an event whose canonical content is ``content``."""
     return hashlib.sha256(prev_hash.encode("ascii") + b"\n" + content).hexdigest()
+
+
+def seal(seed: str, version: int, data: Any) -> str:
+    """The commitment to an event's whole data, salted by the game's secret seed: nobody can
+    test guesses of a hidden card against it before the seed is revealed."""
+    body = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(f"{seed}:{version}:{body}".encode()).hexdigest()
+
+
+def sealed_content(spectator_data: dict[str, Any], sealed: str) -> dict[str, Any]:
+    """The data the chain hashes for a sealed event: the spectator's view and the seal."""
+    return {**spectator_data, "sealed": sealed}

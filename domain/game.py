@@ -28,7 +28,7 @@ from eventsourcing.utils import get_topic, register_topic
 
 from domain import chain, undo
 from domain.protocol import Event as RulesEvent
-from domain.protocol import GameError, Rules
+from domain.protocol import GameError, Rules, Viewer
 from domain.randomness import RandomStream
 from domain.registry import rules_for
 
@@ -37,7 +37,7 @@ SECRET_FIELDS: dict[str, frozenset[str]] = {
     "SeatJoined": frozenset({"token_sha256"}),
 }
 """Fields of ledger events that no reader of the event log is shown (nor hashed)."""
-CHAIN_FIELDS = frozenset({"prev_hash", "hash"})
+CHAIN_FIELDS = frozenset({"prev_hash", "hash", "sealed"})
 
 
 def copy_json(value: Any) -> Any:
@@ -131,6 +131,7 @@ class Game(Aggregate):
         """Base of the game's own events: ``data`` is the protocol event's data."""
 
         data: dict[str, Any]
+        sealed: str
         game_event_type: ClassVar[str] = ""
 
         @property
@@ -225,7 +226,10 @@ class Game(Aggregate):
             name, data = event_class.game_event_type, kwargs["data"]
         else:
             name = event_class.__name__
-            data = {k: v for k, v in kwargs.items() if k not in SECRET_FIELDS.get(name, ())}
+            hidden = SECRET_FIELDS.get(name, frozenset()) | CHAIN_FIELDS
+            data = {k: v for k, v in kwargs.items() if k not in hidden}
+        if name == "MoveMade" or issubclass(event_class, Game.Played):
+            data, kwargs["sealed"] = self._sealed(name, version, data)
         digest = _link(self.chain_head, (name, self.id, version, timestamp), data)
         super().trigger_event(
             event_class, timestamp=timestamp, prev_hash=self.chain_head, hash=digest, **kwargs
@@ -304,7 +308,7 @@ class Game(Aggregate):
         self._record(events)
 
     @event("MoveMade")
-    def _move_made(self, seat: int, move: dict[str, Any], notation: str) -> None:
+    def _move_made(self, seat: int, move: dict[str, Any], notation: str, sealed: str = "") -> None:
         self.turns.append([self.version + 1, seat])  # this event's version
 
     # Undo (domain/undo.py)
@@ -394,6 +398,20 @@ class Game(Aggregate):
         for _version, type_name, data in self.effective:
             state = rules.evolve(state, RulesEvent(type_name, copy_json(data)))
         return state
+
+    def _sealed(self, name: str, version: int, data: dict[str, Any]) -> tuple[dict[str, Any], str]:
+        """What the chain hashes of a move or game event, and its seal: for an event that
+        hides something from spectators (the rules' ``event_view``), the spectator's view
+        plus ``sealed``, a commitment to the whole data salted by the secret seed
+        (:func:`domain.chain.seal`); else the data itself and no seal."""
+        event_view = getattr(self.rules, "event_view", None)
+        if event_view is None:
+            return data, ""
+        spectator = event_view(RulesEvent(name, data), Viewer.spectator())
+        if spectator == data:
+            return data, ""
+        sealed = chain.seal(self.seed, version, data)
+        return chain.sealed_content(spectator, sealed), sealed
 
     def _random_stream(self) -> RandomStream:
         return RandomStream(self.seed, self.state.random_position)

@@ -19,8 +19,9 @@ def games() -> dict[str, Rules[Any, Any]]:
     """Every registered game by name (imported on first use, never at import time)."""
     from domain.azul import AZUL  # noqa: PLC0415 - games load lazily
     from domain.carcassonne import CARCASSONNE  # noqa: PLC0415
+    from domain.risk import RISK  # noqa: PLC0415
 
-    registered: list[Rules[Any, Any]] = [AZUL, CARCASSONNE]
+    registered: list[Rules[Any, Any]] = [AZUL, CARCASSONNE, RISK]
     return {rules.name: rules for rules in registered}
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from domain.bots import choose_move
 from domain.protocol import Event, Rules
 from domain.randomness import RandomStream
 from domain.registry import games
@@ -62,6 +63,10 @@ PLANS: dict[str, Plan] = {
             ),
         ),
     ),
+    "risk": Plan(
+        games=150,
+        options=[{}, {"placement_step": 5, "buy_from_round": 2, "starting_units": 10}],
+    ),
 }
 DEFAULT_PLAN = Plan(games=200)
 
@@ -98,7 +103,9 @@ def play_one(
         legal = rules.legal_moves(state, player)
         assert legal, f"game {seed}: seat {player} must act but has no legal move"
         stream = RandomStream(f"conformance-{seed}", state.random_position)
-        for event in rules.apply(state, player, bot.choice(legal), stream):
+        move = choose_move(rules, state, player, bot)
+        assert move in legal, f"game {seed}: the bot chose {move!r}, not a legal move"
+        for event in rules.apply(state, player, move, stream):
             log.append(event)
             state = rules.evolve(state, event)
             problems = rules.check_invariants(state)

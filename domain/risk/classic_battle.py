@@ -1,0 +1,204 @@
+"""The attack phase of the classic ruleset (shared/rules/risk.md, "Classic variant"; state
+phase ``invasion``).
+
+* An attack is one roll: the attacker chooses 1-3 dice, at most the units on the attacking
+  territory less 1; the defender rolls 2 dice with 2+ units, else 1 (**policy:** the
+  defender always rolls the most it may). Dice are compared as in every battle
+  (:func:`domain.risk.dice.roll`).
+* Any own territory with 2+ units may attack any number of times (no once-per-turn limit,
+  and a territory conquered this turn may attack once it is occupied).
+* A territory left without units is conquered; the attacker must then move in at least as
+  many units as dice rolled in that roll, up to all but 1 (``Occupy``) before anything else.
+* A player left without territory is out; their cards go to the conqueror (who may then
+  have to trade, :mod:`domain.risk.classic_cards`). The neutral army (owner -1, two-player
+  games) never acts and defends normally; it is never "eliminated".
+* **policy:** the game ends when the conqueror is the only player left in the game (the
+  neutral army aside); the winner takes the prize fund (``rounds.end_game``, "conquest").
+
+While an occupation is due, ``state.invasion`` is ``{"from", "to", "attackers": 0,
+"defenders": 0, "dice"}`` (the conquered territory holds 0 units until then).
+
+Events: ``AttackRolled``, ``TerritoryConquered``, ``TerritoryOccupied``, ``AttackPhaseEnded``;
+``PlayerEliminated`` is :mod:`domain.risk.invasion`'s (same data, hidden by the view).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+from domain.protocol import IllegalMove
+from domain.randomness import RandomStream
+from domain.risk import dice, rounds
+from domain.risk.classic_cards import must_trade
+from domain.risk.moves import Attack, Occupy, RiskMove
+from domain.risk.state import FORTIFY, RiskState
+from domain.risk.turn import Turn
+from domain.risk.worldmap import WORLD_MAP
+
+NEUTRAL: Final = -1
+"""The owner of the neutral army's territories in a two-player classic game."""
+
+
+def occupation_due(state: RiskState) -> dict[str, Any] | None:
+    """The conquest that still awaits its ``Occupy`` move, if any."""
+    return state.invasion
+
+
+def blocked(state: RiskState, seat: int) -> IllegalMove | None:
+    """Why ``seat`` may neither attack nor end the attack phase now, or ``None``: an
+    occupation is due, a trade is forced, or traded units are still to be placed (rules,
+    "Classic variant")."""
+    if occupation_due(state) is not None:
+        return IllegalMove("occupy-first", "Move units into the conquered territory first.")
+    if must_trade(state, seat):
+        return IllegalMove("must-trade", "Trade sets until you hold 4 cards or fewer.")
+    if state.reserve[seat] > 0:
+        return IllegalMove(
+            "reserve-not-placed", f"Place your {state.reserve[seat]} reserve units first."
+        )
+    return None
+
+
+def refusal(state: RiskState, seat: int, move: Attack) -> IllegalMove | None:
+    """Why ``seat`` may not make the attack ``move`` now, or ``None`` (rules, "Classic
+    variant": 1-3 dice, at most the units less 1, across a border onto another's
+    territory)."""
+    problem = blocked(state, seat)
+    if problem is not None:
+        return problem
+    for name in (move.source, move.target):
+        if name not in state.owner:
+            return IllegalMove("unknown-territory", f"There is no territory {name}.")
+    if state.owner[move.source] != seat:
+        return IllegalMove("not-your-territory", f"{move.source} is not yours.")
+    if state.units[move.source] < 2:
+        return IllegalMove("too-few-units", f"{move.source} needs at least 2 units to attack.")
+    if not WORLD_MAP.adjacent(move.source, move.target):
+        return IllegalMove("not-adjacent", f"{move.source} does not border {move.target}.")
+    if state.owner[move.target] == seat:
+        return IllegalMove("own-territory", f"{move.target} is your own territory.")
+    most = max_dice(state, move.source)
+    if not 1 <= move.dice <= most:
+        return IllegalMove("wrong-dice", f"Attack from {move.source} with 1 to {most} dice.")
+    return None
+
+
+def max_dice(state: RiskState, source: str) -> int:
+    """The most dice an attack from ``source`` may roll: 3, and at most its units less 1."""
+    return min(dice.MAX_ATTACK_DICE, state.units[source] - 1)
+
+
+def attack_moves(state: RiskState, seat: int) -> list[RiskMove]:
+    """Every allowed attack: sources in map order, targets in the map's border order, each
+    number of dice from 1 up (rules, "Classic variant")."""
+    if blocked(state, seat) is not None:
+        return []
+    return [
+        Attack(source, target, n)
+        for source in state.territories_of(seat)
+        if state.units[source] >= 2
+        for target in WORLD_MAP.territory(source).neighbours
+        if state.owner[target] != seat
+        for n in range(1, max_dice(state, source) + 1)
+    ]
+
+
+def occupy_moves(state: RiskState) -> list[RiskMove]:
+    """The least and the most units that may move in (any number between is legal too)."""
+    due = occupation_due(state)
+    if due is None:
+        return []
+    most = state.units[due["from"]] - 1
+    return [Occupy(n) for n in sorted({due["dice"], most})]
+
+
+def attack(turn: Turn, seat: int, move: Attack, rng: RandomStream) -> None:
+    """Rules, "Classic variant": one roll of the chosen dice against as many defending dice
+    as the defender may roll (**policy**); an emptied territory is conquered, and a player
+    left without territory is out, their cards going to the conqueror."""
+    state = turn.state
+    problem = refusal(state, seat, move)
+    if problem is not None:
+        raise problem
+    defender = state.owner[move.target]
+    defending = dice.engaged_defenders(state.units[move.target])
+    outcome = dice.roll(rng, move.dice, defending)
+    data: dict[str, Any] = {"seat": seat, "from": move.source, "to": move.target}
+    data |= {"defender": defender, "attackers": move.dice, "defenders": defending}
+    turn.emit("AttackRolled", {**data, **outcome.to_json(), "random_position": rng.position})
+    if turn.state.units[move.target] > 0:
+        return
+    data = {"seat": seat, "from": move.source, "to": move.target}
+    turn.emit("TerritoryConquered", {**data, "previous_owner": defender, "dice": move.dice})
+    if defender != NEUTRAL and not turn.state.territories_of(defender):
+        hand = list(turn.state.hands[defender])
+        turn.emit(
+            "PlayerEliminated",
+            {"seat": defender, "by": seat, "cards": hand, "card_count": len(hand)},
+        )
+
+
+def occupy(turn: Turn, seat: int, units: int) -> None:
+    """Rules, "Classic variant": after a conquest at least as many units as dice rolled move
+    in, up to all but 1; then, if the conqueror is the only player left (the neutral army
+    aside), the game ends and the conqueror takes the prize fund (**policy**)."""
+    state = turn.state
+    due = occupation_due(state)
+    if due is None:
+        raise IllegalMove("no-conquest", "There is no conquered territory to occupy.")
+    most = state.units[due["from"]] - 1
+    if not due["dice"] <= units <= most:
+        raise IllegalMove(
+            "wrong-occupation", f"Move {due['dice']} to {most} units into {due['to']}."
+        )
+    data = {"seat": seat, "from": due["from"], "to": due["to"], "units": units}
+    turn.emit("TerritoryOccupied", data)
+    if turn.state.active() == [seat]:
+        rounds.end_game(turn, "conquest", {seat: turn.state.fund})
+
+
+def end_attacks(turn: Turn, seat: int) -> None:
+    """Rules, "Classic variant": the player stops attacking and goes on to the fortify move."""
+    problem = blocked(turn.state, seat)
+    if problem is not None:
+        raise problem
+    turn.emit("AttackPhaseEnded", {"seat": seat})
+
+
+def _attack_rolled(state: RiskState, data: dict[str, Any]) -> None:
+    a_loss, d_loss = data["attacker_losses"], data["defender_losses"]
+    state.units[data["from"]] -= a_loss
+    state.units[data["to"]] -= d_loss
+    state.units_lost += a_loss + d_loss
+
+
+def _territory_conquered(state: RiskState, data: dict[str, Any]) -> None:
+    state.owner[data["to"]] = data["seat"]
+    state.captured.append(data["to"])
+    state.invasion = {
+        "from": data["from"],
+        "to": data["to"],
+        "attackers": 0,
+        "defenders": 0,
+        "dice": data["dice"],
+    }
+
+
+def _territory_occupied(state: RiskState, data: dict[str, Any]) -> None:
+    state.units[data["from"]] -= data["units"]
+    state.units[data["to"]] += data["units"]
+    state.invasion = None
+
+
+def _attack_phase_ended(state: RiskState, data: dict[str, Any]) -> None:
+    del data
+    state.phase = FORTIFY
+
+
+HANDLERS: dict[str, Callable[[RiskState, dict[str, Any]], None]] = {
+    "AttackRolled": _attack_rolled,
+    "TerritoryConquered": _territory_conquered,
+    "TerritoryOccupied": _territory_occupied,
+    "AttackPhaseEnded": _attack_phase_ended,
+}

@@ -1,0 +1,267 @@
+"""The invasion phase of a player's turn (shared/rules/risk.md, "Invasion phase"; seed 003,
+Articles 10-11): invasions launched at most once from each own territory, none from a
+territory captured this turn; battles rolled with the engaged units (:mod:`domain.risk.dice`)
+until one side's engaged units are gone; a captured territory receives exactly 1 unit and
+earns a trophy card; a player left without territory is out (their cards go to the
+conqueror); holding every territory ends the game. ``EndInvasions`` goes on to the
+reinforcement phase (:mod:`domain.risk.reinforcement`).
+
+The open invasion is ``state.invasion``: ``from``, ``to``, the engaged units still alive in
+the current battle (``attackers``, ``defenders``; both 0 between battles) and ``lost``, the
+``[attacker, defender]`` losses of the current battle so far.
+
+Events: ``InvasionStarted``, ``DiceRolled``, ``BattleResolved``, ``TerritoryCaptured``,
+``DeckReshuffled``, ``CardDrawn``, ``PlayerEliminated``, ``InvasionStopped``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.protocol import Event, IllegalMove
+from domain.randomness import RandomStream
+from domain.risk import cards, dice, rounds
+from domain.risk.moves import EndInvasions, Fight, Invade, RiskMove, Roll, Stop
+from domain.risk.state import INVASION, RiskState
+from domain.risk.turn import Turn
+from domain.risk.worldmap import WORLD_MAP
+
+
+def refusal(state: RiskState, seat: int, source: str, target: str) -> IllegalMove | None:
+    """Why ``seat`` may not invade ``target`` from ``source`` now, or ``None`` (rules,
+    "Invasion phase": one invasion per territory per turn, none from a territory captured
+    this turn, one unit always stays home, only across a border onto another's territory)."""
+    if state.invasion is not None:
+        return IllegalMove("invasion-open", "Finish or stop the open invasion first.")
+    for name in (source, target):
+        if name not in state.owner:
+            return IllegalMove("unknown-territory", f"There is no territory {name}.")
+    if state.owner[source] != seat:
+        return IllegalMove("not-your-territory", f"{source} is not yours.")
+    if source in state.launched:
+        return IllegalMove("already-invaded", f"{source} has already launched an invasion.")
+    if source in state.captured:
+        return IllegalMove("captured-this-turn", f"{source} was captured this turn.")
+    if state.units[source] < 2:
+        return IllegalMove("too-few-units", f"{source} needs at least 2 units to attack.")
+    if not WORLD_MAP.adjacent(source, target):
+        return IllegalMove("not-adjacent", f"{source} does not border {target}.")
+    if state.owner[target] == seat:
+        return IllegalMove("own-territory", f"{target} is your own territory.")
+    return None
+
+
+def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
+    """Without an open invasion every allowed ``Invade`` (sources in map order, targets in
+    the map's border order) and ``EndInvasions``; with one ``Roll``, ``Fight`` and ``Stop``
+    (rules, "Invasion phase")."""
+    if state.phase != INVASION or state.seat != seat:
+        return []
+    if state.invasion is not None:
+        return [Roll(), Fight(), Stop()]
+    moves: list[RiskMove] = [
+        Invade(source, target)
+        for source in state.territories_of(seat)
+        for target in WORLD_MAP.territory(source).neighbours
+        if refusal(state, seat, source, target) is None
+    ]
+    return [*moves, EndInvasions()]
+
+
+def play(state: RiskState, seat: int, move: RiskMove, rng: RandomStream) -> list[Event]:
+    """The events of ``seat``'s invasion-phase move (rules, "Invasion phase");
+    ``IllegalMove`` when it is not allowed now. ``state`` is not changed."""
+    if state.phase != INVASION or state.seat != seat:
+        raise IllegalMove("not-your-turn", "It is not your turn to invade.")
+    turn = Turn(state)
+    if isinstance(move, Invade):
+        _invade(turn, seat, move)
+    elif isinstance(move, Roll | Fight):
+        _battle(turn, seat, rng, until_resolved=isinstance(move, Fight))
+    elif isinstance(move, Stop):
+        invasion = _open(turn.state)
+        _stopped(turn, seat, invasion, "stopped")
+    elif isinstance(move, EndInvasions):
+        end_invasions(turn)
+    else:
+        raise IllegalMove("wrong-phase", "That move is not allowed in the invasion phase.")
+    return turn.events
+
+
+def _open(state: RiskState) -> dict[str, Any]:
+    if state.invasion is None:
+        raise IllegalMove("no-open-invasion", "There is no open invasion.")
+    return state.invasion
+
+
+def _invade(turn: Turn, seat: int, move: Invade) -> None:
+    """An invasion starts (seed 003 Art. 10): the source may not launch another this turn."""
+    problem = refusal(turn.state, seat, move.source, move.target)
+    if problem is not None:
+        raise problem
+    defender = turn.state.owner[move.target]
+    data = {"seat": seat, "from": move.source, "to": move.target, "defender": defender}
+    turn.emit("InvasionStarted", data)
+
+
+def _battle(turn: Turn, seat: int, rng: RandomStream, until_resolved: bool) -> None:
+    """One roll (``Roll``) or every roll until the battle is resolved (``Fight``); a battle
+    starts with 3/2/1 attackers for 4+/3/2 units on the source and 2/1 defenders, and each
+    roll uses the engaged units still alive (seed 003 Art. 11). After a resolved battle:
+    capture, or the invasion stops when the source cannot attack any more."""
+    while True:
+        invasion = _open(turn.state)
+        source, target = invasion["from"], invasion["to"]
+        attackers, defenders = invasion["attackers"], invasion["defenders"]
+        if attackers == 0 and defenders == 0:
+            attackers = dice.engaged_attackers(turn.state.units[source])
+            defenders = dice.engaged_defenders(turn.state.units[target])
+        outcome = dice.roll(rng, attackers, defenders)
+        data: dict[str, Any] = {"seat": seat, "from": source, "to": target}
+        data |= {"attackers": attackers, "defenders": defenders, **outcome.to_json()}
+        turn.emit("DiceRolled", {**data, "random_position": rng.position})
+        invasion = _open(turn.state)
+        if invasion["attackers"] and invasion["defenders"]:
+            if until_resolved:
+                continue
+            return
+        lost = invasion["lost"]
+        turn.emit(
+            "BattleResolved",
+            {"from": source, "to": target, "attacker_losses": lost[0], "defender_losses": lost[1]},
+        )
+        _after_battle(turn, seat, rng, invasion)
+        return
+
+
+def _after_battle(turn: Turn, seat: int, rng: RandomStream, invasion: dict[str, Any]) -> None:
+    """A territory left without units is captured (seed 003 Art. 10); a source left with
+    one unit cannot fight on, so the invasion ends; otherwise it stays open."""
+    if turn.state.units[invasion["to"]] == 0:
+        _capture(turn, seat, rng, invasion)
+    elif turn.state.units[invasion["from"]] < 2:
+        _stopped(turn, seat, invasion, "exhausted")
+
+
+def _stopped(turn: Turn, seat: int, invasion: dict[str, Any], reason: str) -> None:
+    """The invasion ends without capture; it may not be resumed (seed 003 Art. 10)."""
+    data = {"seat": seat, "from": invasion["from"], "to": invasion["to"], "reason": reason}
+    turn.emit("InvasionStopped", data)
+
+
+def _capture(turn: Turn, seat: int, rng: RandomStream, invasion: dict[str, Any]) -> None:
+    """Capture (rules, "Invasion phase"): exactly 1 unit moves in, a trophy card is drawn; a
+    player left without territory is out and their cards go to the conqueror (**policy**);
+    a player holding every territory wins the fund (rules, "End of the game")."""
+    target = invasion["to"]
+    previous = turn.state.owner[target]
+    data = {"seat": seat, "from": invasion["from"], "to": target, "previous_owner": previous}
+    turn.emit("TerritoryCaptured", data)
+    _draw_trophy(turn, seat, rng)
+    if not turn.state.territories_of(previous):
+        hand = list(turn.state.hands[previous])
+        turn.emit(
+            "PlayerEliminated",
+            {"seat": previous, "by": seat, "cards": hand, "card_count": len(hand)},
+        )
+    if all(owner == seat for owner in turn.state.owner.values()):
+        rounds.end_game(turn, "conquest", {seat: turn.state.fund})
+
+
+def _draw_trophy(turn: Turn, seat: int, rng: RandomStream) -> None:
+    """One trophy card per capture, drawn uniformly from the deck in catalogue order; an
+    empty deck is formed again from the traded-in cards (**policy**, rules "Invasion
+    phase")."""
+    state = turn.state
+    held = {c for hand in state.hands for c in hand}
+    fresh = [c for c in cards.all_cards() if c not in held and c not in state.discard]
+    if not fresh and state.discard:
+        turn.emit("DeckReshuffled", {"cards": len(state.discard)})
+    pile = cards.deck(turn.state)
+    if pile:
+        card = pile[rng.below(len(pile))]
+        turn.emit("CardDrawn", {"seat": seat, "card": card, "random_position": rng.position})
+
+
+def end_invasions(turn: Turn) -> None:
+    """The player has finished invading and goes on to the reinforcement phase (seed 003
+    Art. 10: "when all invasions are over the player passes to the reinforcement phase")."""
+    from domain.risk.reinforcement import start_reinforcement  # noqa: PLC0415 - import cycle
+
+    if turn.state.invasion is not None:
+        raise IllegalMove("invasion-open", "Finish or stop the open invasion first.")
+    start_reinforcement(turn)
+
+
+def _invasion_started(state: RiskState, data: dict[str, Any]) -> None:
+    state.launched.append(data["from"])
+    state.invasion = {
+        "from": data["from"],
+        "to": data["to"],
+        "attackers": 0,
+        "defenders": 0,
+        "lost": [0, 0],
+    }
+
+
+def _dice_rolled(state: RiskState, data: dict[str, Any]) -> None:
+    a_loss, d_loss = data["attacker_losses"], data["defender_losses"]
+    state.units[data["from"]] -= a_loss
+    state.units[data["to"]] -= d_loss
+    state.units_lost += a_loss + d_loss
+    if state.invasion is not None:
+        state.invasion["attackers"] = data["attackers"] - a_loss
+        state.invasion["defenders"] = data["defenders"] - d_loss
+        lost = state.invasion.get("lost", [0, 0])
+        state.invasion["lost"] = [lost[0] + a_loss, lost[1] + d_loss]
+
+
+def _battle_resolved(state: RiskState, data: dict[str, Any]) -> None:
+    del data
+    if state.invasion is not None:
+        state.invasion.update({"attackers": 0, "defenders": 0, "lost": [0, 0]})
+
+
+def _territory_captured(state: RiskState, data: dict[str, Any]) -> None:
+    state.units[data["from"]] -= 1
+    state.units[data["to"]] += 1
+    state.owner[data["to"]] = data["seat"]
+    state.captured.append(data["to"])
+    state.invasion = None
+
+
+def _deck_reshuffled(state: RiskState, data: dict[str, Any]) -> None:
+    del data
+    state.discard = []
+
+
+def _card_drawn(state: RiskState, data: dict[str, Any]) -> None:
+    state.hands[data["seat"]].append(data["card"])
+
+
+def _player_eliminated(state: RiskState, data: dict[str, Any]) -> None:
+    out = data["seat"]
+    state.hands[data["by"]].extend(data["cards"])
+    state.hands[out] = []
+    state.eliminated.append(out)
+    state.units_lost += state.incoming[out] + state.reserve[out]
+    state.incoming[out] = 0
+    state.reserve[out] = 0
+
+
+def _invasion_stopped(state: RiskState, data: dict[str, Any]) -> None:
+    del data
+    state.invasion = None
+
+
+HANDLERS: dict[str, Callable[[RiskState, dict[str, Any]], None]] = {
+    "InvasionStarted": _invasion_started,
+    "DiceRolled": _dice_rolled,
+    "BattleResolved": _battle_resolved,
+    "TerritoryCaptured": _territory_captured,
+    "DeckReshuffled": _deck_reshuffled,
+    "CardDrawn": _card_drawn,
+    "PlayerEliminated": _player_eliminated,
+    "InvasionStopped": _invasion_stopped,
+}

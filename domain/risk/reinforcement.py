@@ -1,0 +1,246 @@
+"""The reinforcement phase of a player's turn (shared/rules/risk.md, "Reinforcement phase";
+seed 003, Art. 12): reinforcements are received (territories / 3, whole continents, units
+transferred in the exchange session), trophy cards are traded for the golden horse's bonus,
+units are bought, the reserve is placed on own territories and units are moved across a
+border or along an ally's consented corridor; the turn then passes on, and after the last
+player's turn the exchange session opens (seed 003, Art. 13).
+
+Events: ``ReinforcementsReceived``, ``CardsTraded``, ``UnitsBought``, ``UnitsMoved``,
+``TurnEnded`` (and ``UnitsPlaced`` from :mod:`domain.risk.rounds`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.protocol import Event, IllegalMove
+from domain.randomness import RandomStream
+from domain.risk import cards, exchange, rounds
+from domain.risk.corridor import route, routes_from
+from domain.risk.moves import Buy, EndTurn, Move, Place, RiskMove, Trade
+from domain.risk.state import REINFORCEMENT, RiskState
+from domain.risk.turn import Turn
+from domain.risk.worldmap import WORLD_MAP
+
+Data = dict[str, Any]
+
+
+def start_reinforcement(turn: Turn) -> None:
+    """The current player receives reinforcements (rules, "Reinforcement phase" items 1, 3
+    and 5): territories held / 3 rounded down (no minimum of 3), each whole continent's
+    bonus, and the units transferred in the last exchange session."""
+    state = turn.state
+    seat = state.seat
+    held = set(state.territories_of(seat))
+    continents = {c.code: c.bonus for c in WORLD_MAP.continents if held.issuperset(c.territories)}
+    territories = len(held) // 3
+    deals = state.incoming[seat]
+    turn.emit(
+        "ReinforcementsReceived",
+        {
+            "seat": seat,
+            "territories": territories,
+            "continents": continents,
+            "deals": deals,
+            "total": territories + sum(continents.values()) + deals,
+        },
+    )
+
+
+def movable(state: RiskState, territory: str) -> int:
+    """Units that may still leave ``territory`` this turn: one always stays, and a unit
+    moves at most once per turn (rules, "Reinforcement phase", **policy**)."""
+    return state.units[territory] - 1 - state.moved.get(territory, 0)
+
+
+def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
+    """Every trade of a set, every affordable purchase (from the buying round on), placing 1
+    or the whole reserve on each own territory, moving 1 or every movable unit along each
+    route, and ending the turn once the reserve is placed (rules, "Reinforcement phase").
+    Splitting a placement or moving other amounts is legal too, but not listed."""
+    out: list[RiskMove] = [Trade(s) for s in cards.sets_in(state.hands[seat])]
+    if state.round >= state.options["buy_from_round"]:
+        affordable = state.purse[seat] // state.options["unit_price"]
+        out.extend(Buy(n) for n in range(1, affordable + 1))
+    own = state.territories_of(seat)
+    reserve = state.reserve[seat]
+    for territory in own if reserve else []:
+        out.extend(Place(((territory, n),)) for n in sorted({1, reserve}))
+    for source in own:
+        free = movable(state, source)
+        if free < 1:
+            continue
+        for target in routes_from(state, seat, source):
+            out.extend(Move(source, target, n) for n in sorted({1, free}))
+    if reserve == 0:
+        out.append(EndTurn())
+    return out
+
+
+def play(state: RiskState, seat: int, move: RiskMove, rng: RandomStream) -> list[Event]:
+    """The events of ``move`` by the current player in the reinforcement phase (rules,
+    "Reinforcement phase"); ``IllegalMove`` if the rules do not allow it now."""
+    del rng  # nothing in this phase is random
+    turn = Turn(state)
+    match move:
+        case Trade(traded):
+            _trade(turn, seat, traded)
+        case Buy(units):
+            _buy(turn, seat, units)
+        case Place(units):
+            _place(turn, seat, dict(units))
+        case Move(source, target, units):
+            _move(turn, seat, source, target, units)
+        case EndTurn():
+            _end_turn(turn, seat)
+        case _:
+            raise IllegalMove("wrong-phase", "That move is not one of the reinforcement phase.")
+    return turn.events
+
+
+def _trade(turn: Turn, seat: int, traded: tuple[str, str, str]) -> None:
+    """Rules, "Reinforcement phase" item 2: three own cards with one unit symbol or one
+    colour (a wild card stands for any) give the horse's bonus; the horse moves on and from
+    the last position returns to the first (15 -> 4)."""
+    state = turn.state
+    for card in traded:
+        if card not in state.hands[seat]:
+            raise IllegalMove("not-your-card", f"You do not hold the card {card}.")
+    if not cards.is_set(traded):
+        raise IllegalMove(
+            "not-a-set", "Three cards must share a unit symbol or a colour (wild cards count)."
+        )
+    track: list[int] = state.options["golden_horse"]
+    turn.emit(
+        "CardsTraded",
+        {
+            "seat": seat,
+            "cards": list(traded),
+            "bonus": cards.horse_bonus(state),
+            "horse": (state.horse + 1) % len(track),
+        },
+    )
+
+
+def _buy(turn: Turn, seat: int, units: int) -> None:
+    """Rules, "Reinforcement phase" item 4: units cost ``unit_price`` kopecks each from the
+    player's own money, from round ``buy_from_round`` on ("after 2 rounds")."""
+    state = turn.state
+    first = state.options["buy_from_round"]
+    if state.round < first:
+        raise IllegalMove("buying-not-yet", f"Units may be bought from round {first} on.")
+    cost = units * state.options["unit_price"]
+    if cost > state.purse[seat]:
+        raise IllegalMove(
+            "not-enough-money", f"{units} units cost {cost} kopecks; you have {state.purse[seat]}."
+        )
+    turn.emit("UnitsBought", {"seat": seat, "units": units, "cost": cost})
+
+
+def _place(turn: Turn, seat: int, units: dict[str, int]) -> None:
+    """Rules, "Reinforcement phase": the reserve is placed on own territories (any part of
+    it at a time)."""
+    state = turn.state
+    for territory in units:
+        if state.owner.get(territory) != seat:
+            raise IllegalMove("not-your-territory", f"You do not hold {territory}.")
+    total = sum(units.values())
+    if total > state.reserve[seat]:
+        raise IllegalMove(
+            "reserve-exceeded", f"You have {state.reserve[seat]} units to place, not {total}."
+        )
+    turn.emit("UnitsPlaced", {"seat": seat, "units": units})
+
+
+def _move(turn: Turn, seat: int, source: str, target: str, units: int) -> None:
+    """Rules, "Reinforcement phase": units move between own territories across a border or
+    along a corridor of consenting allies; **policy:** a territory keeps 1 unit and a unit
+    moves at most once per turn."""
+    state = turn.state
+    for territory in (source, target):
+        if state.owner.get(territory) != seat:
+            raise IllegalMove("not-your-territory", f"You do not hold {territory}.")
+    if source == target:
+        raise IllegalMove("same-territory", "Units move from one territory to another.")
+    if units > state.units[source] - 1:
+        raise IllegalMove("must-leave-one", f"{source} must keep at least 1 unit.")
+    if units > movable(state, source):
+        raise IllegalMove(
+            "unit-moves-once",
+            f"Only {movable(state, source)} units of {source} have not moved this turn.",
+        )
+    path = route(state, seat, source, target)
+    if path is None:
+        raise IllegalMove(
+            "no-route", f"{target} is neither next to {source} nor reachable by a corridor."
+        )
+    turn.emit(
+        "UnitsMoved", {"seat": seat, "from": source, "to": target, "units": units, "path": path}
+    )
+
+
+def _end_turn(turn: Turn, seat: int) -> None:
+    """Rules, "A player's turn": the turn ends once every reinforcement is placed; the next
+    player still in the game takes a turn, and after the last one in turn order the
+    exchange session opens (seed 003, Art. 4 "round", Art. 13)."""
+    state = turn.state
+    if state.reserve[seat]:
+        raise IllegalMove(
+            "reserve-not-placed", f"Place your {state.reserve[seat]} reserve units first."
+        )
+    turn.emit("TurnEnded", {"seat": seat})
+    later = state.order[state.order.index(seat) + 1 :]
+    following = [s for s in later if s not in state.eliminated]
+    if following:
+        rounds.start_turn(turn, following[0])
+    else:
+        exchange.open_session(turn)
+
+
+def _reinforcements_received(state: RiskState, data: Data) -> None:
+    seat = data["seat"]
+    state.phase = REINFORCEMENT
+    state.reserve[seat] += data["total"]
+    state.units_in += data["total"] - data["deals"]
+    state.incoming[seat] = 0
+
+
+def _cards_traded(state: RiskState, data: Data) -> None:
+    seat = data["seat"]
+    for card in data["cards"]:
+        state.hands[seat].remove(card)
+        state.discard.append(card)
+    state.reserve[seat] += data["bonus"]
+    state.units_in += data["bonus"]
+    state.horse = data["horse"]
+
+
+def _units_bought(state: RiskState, data: Data) -> None:
+    seat = data["seat"]
+    state.purse[seat] -= data["cost"]
+    state.bank += data["cost"]
+    state.reserve[seat] += data["units"]
+    state.units_in += data["units"]
+
+
+def _units_moved(state: RiskState, data: Data) -> None:
+    n = data["units"]
+    state.units[data["from"]] -= n
+    state.units[data["to"]] += n
+    state.moved[data["to"]] = state.moved.get(data["to"], 0) + n
+
+
+def _turn_ended(state: RiskState, data: Data) -> None:
+    """The turn's record closes; the next ``TurnStarted`` or ``ExchangeSessionOpened``
+    changes the phase."""
+    del state, data
+
+
+HANDLERS: dict[str, Callable[[RiskState, Data], None]] = {
+    "ReinforcementsReceived": _reinforcements_received,
+    "CardsTraded": _cards_traded,
+    "UnitsBought": _units_bought,
+    "UnitsMoved": _units_moved,
+    "TurnEnded": _turn_ended,
+}

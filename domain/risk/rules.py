@@ -1,0 +1,186 @@
+"""Risk by the Constitution as a :class:`domain.protocol.Rules` implementation
+(shared/rules/risk.md; docs/risk.md): which phase module decides a move, who acts, and the
+protocol's reading functions. The phases live in :mod:`domain.risk.setup`,
+:mod:`domain.risk.invasion`, :mod:`domain.risk.reinforcement` and
+:mod:`domain.risk.exchange`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, Final, Protocol
+
+from domain.protocol import Event, IllegalMove, InvalidOptions, Outcome, Viewer
+from domain.randomness import RandomStream
+from domain.risk import exchange, invasion, reinforcement, setup
+from domain.risk import moves as formats
+from domain.risk.bot import bot_move
+from domain.risk.evolve import EVENT_TYPES
+from domain.risk.evolve import evolve as evolve_event
+from domain.risk.invariants import check_invariants
+from domain.risk.moves import RiskMove
+from domain.risk.options import normalise_options
+from domain.risk.state import (
+    COLOURS,
+    EXCHANGE,
+    INVASION,
+    OVER,
+    PLACEMENT,
+    REINFORCEMENT,
+    RiskState,
+    copy_state,
+    new_state,
+    state_from_json,
+    state_to_json,
+)
+from domain.risk.view import event_view, outcome, summary, view
+
+RULES_VERSION: Final = "risk-constitution-1"
+"""Changes whenever the rules' decisions change (docs/risk.md, "Rules decisions")."""
+
+
+class _Phase(Protocol):
+    """What a phase module provides (docs/risk.md, "Engine")."""
+
+    def legal_moves(self, state: RiskState, seat: int) -> list[RiskMove]: ...
+
+    def play(
+        self, state: RiskState, seat: int, move: RiskMove, rng: RandomStream
+    ) -> list[Event]: ...
+
+
+_PHASES: Final[dict[str, _Phase]] = {
+    COLOURS: setup,
+    PLACEMENT: setup,
+    INVASION: invasion,
+    REINFORCEMENT: reinforcement,
+    EXCHANGE: exchange,
+}
+
+
+class RiskRules:
+    """Risk by the Constitution for 2-6 players (shared/rules/risk.md)."""
+
+    def __init__(self) -> None:
+        self.name = "risk"
+        self.min_players = 2
+        self.max_players = 6
+        self.event_types: tuple[str, ...] = EVENT_TYPES
+        self.rules_version = RULES_VERSION
+
+    # -- creation -------------------------------------------------------------------
+
+    def normalise_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options with the Constitution's defaults (:mod:`domain.risk.options`)."""
+        return normalise_options(options)
+
+    def setup(self, players: int, options: Mapping[str, Any]) -> RiskState:
+        """The state before the turn-order rolls: 2-6 players (rules, "Setup")."""
+        fixed = self.normalise_options(options)
+        if type(players) is not int or not self.min_players <= players <= self.max_players:
+            raise InvalidOptions("invalid-player-count", "Risk is played by 2 to 6 players.")
+        return new_state(players, fixed)
+
+    def begin(self, state: RiskState, rng: RandomStream) -> list[Event]:
+        """Turn-order rolls, territories dealt, money paid (:func:`domain.risk.setup.begin`)."""
+        if state.order:
+            raise IllegalMove("already-begun", "The game has already begun.")
+        return setup.begin(state, rng)
+
+    # -- turns ----------------------------------------------------------------------
+
+    def current_players(self, state: RiskState) -> list[int]:
+        """The seat whose turn it is; in the exchange session every seat that may still
+        act (:func:`domain.risk.exchange.current`); nobody before the opening or after the
+        end."""
+        if not state.order or state.phase == OVER:
+            return []
+        if state.phase == EXCHANGE:
+            return exchange.current(state)
+        if state.phase == COLOURS:
+            return [state.order[sum(c is not None for c in state.colours)]]
+        return [state.seat]
+
+    def legal_moves(self, state: RiskState, player: int) -> list[RiskMove]:
+        """The moves of the phase module for ``player``; empty when ``player`` may not act.
+        Moves with amounts list the typical amounts (docs/risk.md, "Legal moves")."""
+        if player not in self.current_players(state):
+            return []
+        return _PHASES[state.phase].legal_moves(state, player)
+
+    def apply(
+        self, state: RiskState, player: int, move: RiskMove, rng: RandomStream
+    ) -> list[Event]:
+        """The events of ``player`` making ``move`` (the phase module decides); raises
+        ``IllegalMove``; never changes ``state``."""
+        if state.phase == OVER:
+            raise IllegalMove("game-over", "The game is over.")
+        if not state.order:
+            raise IllegalMove("not-started", "The game has not begun.")
+        if type(player) is not int or not 0 <= player < state.players:
+            raise IllegalMove("no-such-player", f"There is no seat {player!r}.")
+        if player not in self.current_players(state):
+            raise IllegalMove("not-your-turn", f"Seat {player} may not act now.")
+        return _PHASES[state.phase].play(state, player, move, rng)
+
+    def copy_state(self, state: RiskState) -> RiskState:
+        """An independent copy of ``state``."""
+        return copy_state(state)
+
+    def state_to_json(self, state: RiskState) -> dict[str, Any]:
+        """The whole state as JSON-safe primitives."""
+        return state_to_json(state)
+
+    def state_from_json(self, data: dict[str, Any]) -> RiskState:
+        """The state that :meth:`state_to_json` gave ``data`` for."""
+        return state_from_json(data)
+
+    def evolve(self, state: RiskState, event: Event) -> RiskState:
+        """The state after ``event``, changed in place (:mod:`domain.risk.evolve`)."""
+        return evolve_event(state, event)
+
+    # -- reading --------------------------------------------------------------------
+
+    def view(self, state: RiskState, viewer: Viewer) -> dict[str, Any]:
+        """The table as ``viewer`` may see it (:func:`domain.risk.view.view`)."""
+        return view(state, viewer)
+
+    def event_view(self, event: Event, viewer: Viewer) -> dict[str, Any]:
+        """An event as ``viewer`` may see it (:func:`domain.risk.view.event_view`)."""
+        return event_view(event, viewer)
+
+    def outcome(self, state: RiskState) -> Outcome | None:
+        """Shares of the prize fund once the game has ended."""
+        return outcome(state)
+
+    def summary(self, state: RiskState) -> dict[str, Any]:
+        """Scores (fund shares), round, phase, territories held."""
+        return summary(state)
+
+    def check_invariants(self, state: RiskState) -> list[str]:
+        """Units, cards and money conserved (:mod:`domain.risk.invariants`)."""
+        return check_invariants(state)
+
+    def bot_move(self, state: RiskState, player: int, bot: random.Random) -> RiskMove:
+        """A random bot's move that settles after a bounded number of rounds
+        (:mod:`domain.risk.bot`; used by simulations and the conformance run)."""
+        return bot_move(state, player, bot)
+
+    # -- move formats ---------------------------------------------------------------
+
+    def parse_move(self, data: Any) -> RiskMove:
+        """A move from JSON (:func:`domain.risk.moves.parse_move`)."""
+        return formats.parse_move(data)
+
+    def move_to_json(self, move: RiskMove) -> dict[str, Any]:
+        """The JSON form of a move."""
+        return formats.move_to_json(move)
+
+    def parse_notation(self, text: str) -> RiskMove:
+        """A move from its notation."""
+        return formats.parse_notation(text)
+
+    def notation(self, move: RiskMove) -> str:
+        """The notation of a move."""
+        return formats.notation(move)

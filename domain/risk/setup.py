@@ -1,0 +1,193 @@
+"""Setting up a game of Risk (shared/rules/risk.md, "Setup"; seed 003, Articles 5-9): the
+turn order by dice (ties re-rolled among the tied), the territory cards dealt into one pile
+per player (one unit on each territory), the starting units and the prize fund; then the
+phase ``colours`` (colours chosen in turn order) and the phase ``placement`` (starting units
+placed in turn order, ``placement_step`` at a time), after which round 1 begins.
+
+Events: ``OrderRolled``, ``TurnOrderDecided``, ``TerritoriesDealt``, ``PrizeFundPaid``
+(the opening, :func:`begin`), ``ColourChosen``, ``PlacementTurn``; the placement itself is
+:mod:`domain.risk.rounds`' ``UnitsPlaced``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.protocol import Event, IllegalMove
+from domain.randomness import RandomStream
+from domain.risk import options, rounds
+from domain.risk.moves import COLOURS, Colour, Place, RiskMove
+from domain.risk.state import COLOURS as COLOURS_PHASE
+from domain.risk.state import PLACEMENT, RiskState
+from domain.risk.turn import Turn
+from domain.risk.worldmap import WORLD_MAP
+
+DIE_FACES = 6
+
+
+def begin(state: RiskState, rng: RandomStream) -> list[Event]:
+    """The opening (rules, "Setup"): the turn order by dice (seed 003 Art. 6), the territories
+    dealt (Art. 5), the starting units (Art. 7) and the prize fund paid (Art. 9). The phase
+    stays ``colours``: the first in turn order chooses a colour first."""
+    turn = Turn(state)
+    order = _decide_order(turn, list(range(state.players)), rng)
+    turn.emit("TurnOrderDecided", {"order": order})
+    _deal(turn, rng)
+    opts = turn.state.options
+    turn.emit("PrizeFundPaid", {"stake": opts["stake"], "purse": opts["purse"]})
+    return turn.events
+
+
+def _decide_order(turn: Turn, seats: list[int], rng: RandomStream) -> list[int]:
+    """The order of ``seats`` by one die each, highest first; the seats of each tie roll again
+    among themselves (seed 003 Art. 6), highest tie first, until every place is decided."""
+    rolls = [[seat, rng.below(DIE_FACES) + 1] for seat in seats]
+    turn.emit("OrderRolled", {"rolls": rolls, "random_position": rng.position})
+    order: list[int] = []
+    for value in sorted({die for _, die in rolls}, reverse=True):
+        tied = [seat for seat, die in rolls if die == value]
+        order += tied if len(tied) == 1 else _decide_order(turn, tied, rng)
+    return order
+
+
+def _deal(turn: Turn, rng: RandomStream) -> None:
+    """The 42 territory cards shuffled (map order in) and dealt one at a time in turn order,
+    so earlier players may get one more (rules, "Setup"; seed 003 Art. 5)."""
+    order = turn.state.order
+    cards = rng.shuffle([t.name for t in WORLD_MAP.territories])
+    dealt = {card: order[i % len(order)] for i, card in enumerate(cards)}
+    owners = {t.name: dealt[t.name] for t in WORLD_MAP.territories}
+    turn.emit("TerritoriesDealt", {"owners": owners, "random_position": rng.position})
+
+
+def current(state: RiskState) -> int | None:
+    """The seat to act in a setup phase: in ``colours`` the next in turn order without a
+    colour, in ``placement`` ``order[turn]``; ``None`` outside these phases."""
+    if state.phase == COLOURS_PHASE:
+        chosen = sum(1 for c in state.colours if c is not None)
+        return state.order[chosen] if chosen < len(state.order) else None
+    if state.phase == PLACEMENT:
+        return state.seat
+    return None
+
+
+def placement_due(state: RiskState, seat: int) -> int:
+    """Units ``seat`` must place now: the step, or what is left of the reserve (rules,
+    "Setup": 3 at a time, the step a game option)."""
+    step: int = state.options["placement_step"]
+    return min(step, state.reserve[seat])
+
+
+def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
+    """In ``colours`` every free colour (seed 003 Art. 6); in ``placement`` the whole step on
+    each own territory, in map order (rules, "Setup"). Splitting the step over several own
+    territories is legal too but not listed, to keep the list short."""
+    if current(state) != seat:
+        return []
+    if state.phase == COLOURS_PHASE:
+        return [Colour(c) for c in COLOURS if c not in state.colours]
+    due = placement_due(state, seat)
+    if due == 0:
+        return []
+    return [Place(((t, due),)) for t in state.territories_of(seat)]
+
+
+def play(state: RiskState, seat: int, move: RiskMove, rng: RandomStream) -> list[Event]:
+    """The events of ``seat`` choosing a colour or placing starting units (rules, "Setup");
+    ``IllegalMove`` when the move does not fit. ``state`` is not changed; no randomness."""
+    del rng  # setup moves draw nothing
+    if current(state) != seat:
+        raise IllegalMove("not-your-turn", "It is not your turn to act.")
+    turn = Turn(state)
+    if state.phase == COLOURS_PHASE and isinstance(move, Colour):
+        _choose_colour(turn, seat, move)
+    elif state.phase == PLACEMENT and isinstance(move, Place):
+        _place(turn, seat, move)
+    else:
+        raise IllegalMove("wrong-phase", f"That move is not allowed in the {state.phase} phase.")
+    return turn.events
+
+
+def _choose_colour(turn: Turn, seat: int, move: Colour) -> None:
+    """A colour chosen in turn order, each colour once (seed 003 Arts. 4, 6); after the last
+    choice the placement begins (Art. 7), or round 1 if there is nothing to place."""
+    if move.colour not in COLOURS:
+        raise IllegalMove("unknown-colour", f"Choose one of {', '.join(COLOURS)}.")
+    if move.colour in turn.state.colours:
+        raise IllegalMove("colour-taken", f"The colour {move.colour} is already taken.")
+    turn.emit("ColourChosen", {"seat": seat, "colour": move.colour})
+    if turn.state.phase == PLACEMENT and not any(turn.state.reserve):
+        rounds.start_round(turn, 1)
+
+
+def _place(turn: Turn, seat: int, move: Place) -> None:
+    """Starting units placed on own territories, exactly the step (or the rest of the
+    reserve) at a time, in turn order (rules, "Setup"; seed 003 Art. 7); then the next seat
+    in turn order with units left places, and when none is left round 1 begins (Art. 8)."""
+    state = turn.state
+    for territory, _ in move.units:
+        if territory not in state.owner:
+            raise IllegalMove("unknown-territory", f"There is no territory {territory}.")
+        if state.owner[territory] != seat:
+            raise IllegalMove("not-your-territory", f"{territory} is not yours.")
+    due = placement_due(state, seat)
+    total = sum(n for _, n in move.units)
+    if total != due:
+        raise IllegalMove("wrong-total", f"Place exactly {due} units now, not {total}.")
+    units: dict[str, int] = {}
+    for territory, n in move.units:
+        units[territory] = units.get(territory, 0) + n
+    turn.emit("UnitsPlaced", {"seat": seat, "units": units})
+    after = turn.state
+    position = after.order.index(seat)
+    cycle = after.order[position + 1 :] + after.order[: position + 1]
+    following = [s for s in cycle if after.reserve[s] > 0]
+    if following:
+        turn.emit("PlacementTurn", {"seat": following[0]})
+    else:
+        rounds.start_round(turn, 1)
+
+
+def _order_rolled(state: RiskState, data: dict[str, Any]) -> None:
+    """The dice only decide the order (``TurnOrderDecided``); nothing else changes."""
+    del state, data
+
+
+def _turn_order_decided(state: RiskState, data: dict[str, Any]) -> None:
+    state.order = list(data["order"])
+
+
+def _territories_dealt(state: RiskState, data: dict[str, Any]) -> None:
+    owners: dict[str, int] = data["owners"]
+    state.owner = {t.name: owners[t.name] for t in WORLD_MAP.territories if t.name in owners}
+    state.units = {t: 1 for t in state.owner}
+    start = options.starting_units(state.options, state.players)
+    state.reserve = [start] * state.players
+    state.units_in += len(state.owner) + start * state.players
+
+
+def _prize_fund_paid(state: RiskState, data: dict[str, Any]) -> None:
+    state.purse = [data["purse"]] * state.players
+    state.fund = data["stake"] * state.players
+
+
+def _colour_chosen(state: RiskState, data: dict[str, Any]) -> None:
+    state.colours[data["seat"]] = data["colour"]
+    if all(c is not None for c in state.colours):
+        state.phase = PLACEMENT
+        state.turn = 0
+
+
+def _placement_turn(state: RiskState, data: dict[str, Any]) -> None:
+    state.turn = state.order.index(data["seat"])
+
+
+HANDLERS: dict[str, Callable[[RiskState, dict[str, Any]], None]] = {
+    "OrderRolled": _order_rolled,
+    "TurnOrderDecided": _turn_order_decided,
+    "TerritoriesDealt": _territories_dealt,
+    "PrizeFundPaid": _prize_fund_paid,
+    "ColourChosen": _colour_chosen,
+    "PlacementTurn": _placement_turn,
+}

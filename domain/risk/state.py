@@ -1,0 +1,119 @@
+"""The state of a game of Risk by the Constitution (shared/rules/risk.md; docs/risk.md,
+"State"). One mutable value, changed only by :func:`domain.risk.evolve.evolve`; the phase
+modules read it to decide moves.
+
+Phases, in the order a game passes through them: ``colours`` (choose colours in turn
+order), ``placement`` (starting units, a step at a time), then rounds of ``invasion`` and
+``reinforcement`` for each player in turn order followed by one ``exchange`` session, until
+``over``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+COLOURS = "colours"
+PLACEMENT = "placement"
+INVASION = "invasion"
+REINFORCEMENT = "reinforcement"
+EXCHANGE = "exchange"
+OVER = "over"
+FORTIFY = "fortify"  # the classic ruleset's one fortify move (shared/rules/risk.md, "Classic")
+PHASES = (COLOURS, PLACEMENT, INVASION, REINFORCEMENT, EXCHANGE, OVER, FORTIFY)
+
+
+@dataclass
+class RiskState:
+    """Everything the rules need to decide a move; every field is JSON-safe.
+
+    Money is counted in kopecks. Seats are ``0 .. players-1``; lists indexed by seat have
+    ``players`` items. ``invasion`` is the open invasion (``from``, ``to``, and the engaged
+    units still alive in its current battle, ``attackers``/``defenders``, both 0 between
+    battles) or ``None``. ``proposals`` are the open proposals of the exchange session:
+    ``{"id", "by", "kind": "deal"|"settlement", "to": [seats], "accepted": [seats],
+    "transfers": [...]}`` for a deal, ``"shares": {seat: kopecks}`` for a settlement.
+    ``passage[ally]`` lists the seats ``ally`` lets move through its territories.
+    """
+
+    players: int
+    options: dict[str, Any]
+    random_position: int = 0
+    phase: str = COLOURS
+    order: list[int] = field(default_factory=list)
+    colours: list[str | None] = field(default_factory=list)
+    owner: dict[str, int] = field(default_factory=dict)
+    units: dict[str, int] = field(default_factory=dict)
+    reserve: list[int] = field(default_factory=list)
+    purse: list[int] = field(default_factory=list)
+    fund: int = 0
+    bank: int = 0
+    hands: list[list[str]] = field(default_factory=list)
+    discard: list[str] = field(default_factory=list)
+    horse: int = 0
+    round: int = 0
+    turn: int = 0
+    launched: list[str] = field(default_factory=list)
+    captured: list[str] = field(default_factory=list)
+    invasion: dict[str, Any] | None = None
+    moved: dict[str, int] = field(default_factory=dict)
+    incoming: list[int] = field(default_factory=list)
+    eliminated: list[int] = field(default_factory=list)
+    done: list[int] = field(default_factory=list)
+    proposals: list[dict[str, Any]] = field(default_factory=list)
+    next_proposal: int = 1
+    passage: list[list[int]] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+    units_in: int = 0
+    units_lost: int = 0
+
+    @property
+    def seat(self) -> int:
+        """The seat whose turn it is (placement, invasion, reinforcement)."""
+        return self.order[self.turn] if self.order else 0
+
+    def active(self) -> list[int]:
+        """Seats still in the game, in turn order."""
+        return [s for s in self.order if s not in self.eliminated]
+
+    def territories_of(self, seat: int) -> list[str]:
+        """The territories ``seat`` holds, in map order."""
+        return [t for t, s in self.owner.items() if s == seat]
+
+
+def new_state(players: int, options: dict[str, Any]) -> RiskState:
+    """The state before anything random has happened: per-seat lists sized, empty hands."""
+    return RiskState(
+        players=players,
+        options=dict(options),
+        colours=[None] * players,
+        reserve=[0] * players,
+        purse=[0] * players,
+        hands=[[] for _ in range(players)],
+        incoming=[0] * players,
+        passage=[[] for _ in range(players)],
+    )
+
+
+def state_to_json(state: RiskState) -> dict[str, Any]:
+    """The whole state as JSON-safe primitives (snapshots store it)."""
+    return asdict(state)
+
+
+def state_from_json(data: dict[str, Any]) -> RiskState:
+    """The state that :func:`state_to_json` gave ``data`` for."""
+    return RiskState(**copy_json(data))
+
+
+def copy_state(state: RiskState) -> RiskState:
+    """An independent copy of ``state``."""
+    return state_from_json(state_to_json(state))
+
+
+def copy_json(value: Any) -> Any:
+    """A deep copy of a JSON-safe value."""
+    if isinstance(value, dict):
+        return {k: copy_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [copy_json(v) for v in value]
+    return value

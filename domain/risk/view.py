@@ -1,0 +1,167 @@
+"""What each viewer may see of a game of Risk (shared/rules/risk.md, "Terms": trophy cards;
+issue 6 part 7; docs/risk.md, "Hidden information").
+
+A hand of cards is seen only by its owner; everyone sees how many cards each player holds.
+No deck order exists (cards are drawn at random from what is left), so none can leak. The
+traded-in cards, the map, money, the prize fund and the golden horse are public. Once the game
+is over every hand is shown. An arbiter sees every hand (never the seed: the ledger keeps it).
+
+:func:`event_view` applies the same rule to the event log: the card a player draws, the hand an
+eliminated player hands over and the cards of a deal are shown to the players concerned only;
+the others see how many cards changed hands.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.protocol import Event, Outcome, Viewer
+from domain.risk.cards import deck, horse_bonus
+from domain.risk.state import EXCHANGE, INVASION, OVER, REINFORCEMENT, RiskState
+
+
+def sees_all(state: RiskState, viewer: Viewer) -> bool:
+    """An arbiter sees every hand; so does everyone once the game is over."""
+    return viewer.arbiter or state.phase == OVER
+
+
+def view(state: RiskState, viewer: Viewer) -> dict[str, Any]:
+    """The table as ``viewer`` may see it (module docstring)."""
+    everything = sees_all(state, viewer)
+    return {
+        "ruleset": state.options["ruleset"],
+        "phase": state.phase,
+        "round": state.round,
+        "turn": state.seat if state.phase in (INVASION, REINFORCEMENT) else None,
+        "order": list(state.order),
+        "territories": {t: {"owner": state.owner[t], "units": state.units[t]} for t in state.owner},
+        "players": [_player(state, seat, viewer, everything) for seat in range(state.players)],
+        "deck": len(deck(state)),
+        "discard": list(state.discard),
+        "golden_horse": {
+            "position": state.horse,
+            "bonus": horse_bonus(state),
+            "track": list(state.options["golden_horse"]),
+        },
+        "fund": state.fund,
+        "bank": state.bank,
+        "invasion": dict(state.invasion) if state.invasion is not None else None,
+        "launched": list(state.launched),
+        "captured": list(state.captured),
+        "moved": dict(state.moved),
+        "exchange": {
+            "done": list(state.done),
+            "proposals": [_proposal(p, viewer, everything) for p in state.proposals],
+        }
+        if state.phase == EXCHANGE
+        else None,
+        "passage": {str(ally): list(seats) for ally, seats in enumerate(state.passage)},
+        "result": state.result,
+    }
+
+
+def _player(state: RiskState, seat: int, viewer: Viewer, everything: bool) -> dict[str, Any]:
+    held = state.territories_of(seat)
+    hand = state.hands[seat]
+    return {
+        "seat": seat,
+        "colour": state.colours[seat],
+        "territories": len(held),
+        "units": sum(state.units[t] for t in held),
+        "reserve": state.reserve[seat],
+        "incoming": state.incoming[seat],
+        "purse": state.purse[seat],
+        "cards": len(hand),
+        "hand": list(hand) if everything or viewer.seat == seat else None,
+        "eliminated": seat in state.eliminated,
+    }
+
+
+def _proposal(proposal: dict[str, Any], viewer: Viewer, everything: bool) -> dict[str, Any]:
+    parties = {proposal["by"], *proposal["to"]}
+    if everything or viewer.seat in parties or "transfers" not in proposal:
+        return dict(proposal)
+    return {**proposal, "transfers": [_hide_cards(t) for t in proposal["transfers"]]}
+
+
+def _hide_cards(transfer: dict[str, Any]) -> dict[str, Any]:
+    """A transfer without the names of its cards (their number stays)."""
+    if "cards" not in transfer:
+        return dict(transfer)
+    out = {k: v for k, v in transfer.items() if k != "cards"}
+    out["card_count"] = len(transfer["cards"])
+    return out
+
+
+def _deal_parties(data: dict[str, Any]) -> set[int]:
+    parties: set[int] = set()
+    if "by" in data:
+        parties.add(data["by"])
+    parties.update(data.get("to", []))
+    for transfer in data.get("transfers", []):
+        parties.update((transfer["from"], transfer["to"]))
+    return parties
+
+
+def event_view(event: Event, viewer: Viewer) -> dict[str, Any]:
+    """An event's data as ``viewer`` may see it (module docstring). Applied to data already
+    hidden it changes nothing more, so anyone can derive the spectator's view from their
+    own (the hash chain covers the spectator's view; docs/audit.md)."""
+    data = event.data
+    if viewer.arbiter:
+        return dict(data)
+    match event.type:
+        case "CardDrawn" if viewer.seat != data["seat"]:
+            return {k: v for k, v in data.items() if k != "card"}
+        case "PlayerEliminated" if viewer.seat not in (data["seat"], data["by"]):
+            return {k: v for k, v in data.items() if k != "cards"}
+        case "DealProposed" | "DealExecuted" if viewer.seat not in _deal_parties(data):
+            return {**data, "transfers": [_hide_cards(t) for t in data["transfers"]]}
+        case "MoveMade" if data["move"].get("type") == "propose":
+            return _move_view(data, viewer)
+    return dict(data)
+
+
+def _move_view(data: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+    """A recorded ``propose`` move: its cards are shown to the deal's parties only."""
+    move = data["move"]
+    parties = {data["seat"], *move.get("to", [])}
+    if viewer.seat in parties or not any("cards" in t for t in move.get("transfers", [])):
+        return dict(data)
+    hidden = {**move, "transfers": [_hide_cards(t) for t in move["transfers"]]}
+    return {**data, "move": hidden, "notation": "propose (cards hidden)"}
+
+
+def outcome(state: RiskState) -> Outcome | None:
+    """``None`` until ``GameEnded``; then each seat's score is its share of the prize fund
+    in kopecks; ranks follow the shares; the winners are the seats that received a share
+    (the conqueror alone after a world conquest) (rules, "End of the game")."""
+    result = state.result
+    if state.phase != OVER or result is None:
+        return None
+    scores = [int(result["shares"].get(str(seat), 0)) for seat in range(state.players)]
+    ranks = [1 + sum(1 for other in scores if other > score) for score in scores]
+    winners = [seat for seat, score in enumerate(scores) if score > 0]
+    return Outcome(
+        scores=scores,
+        ranks=ranks,
+        winners=winners,
+        details={
+            "reason": result["reason"],
+            "rounds": state.round,
+            "eliminated": list(state.eliminated),
+        },
+    )
+
+
+def summary(state: RiskState) -> dict[str, Any]:
+    """A public summary for lists: the prize-fund shares as scores once the game is over
+    (0 before), the round, the phase and how many territories each seat holds."""
+    result = outcome(state)
+    return {
+        "scores": result.scores if result is not None else [0] * state.players,
+        "round": state.round,
+        "phase": state.phase,
+        "territories": [len(state.territories_of(seat)) for seat in range(state.players)],
+        "finished": state.phase == OVER,
+    }
