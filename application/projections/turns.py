@@ -15,6 +15,7 @@ from eventsourcing.persistence import Tracking
 
 from application.projections.following import FollowingProjection, GameSource
 from domain.game import Game
+from domain.protocol import Event, Viewer
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,16 @@ class TurnsView(Protocol):
         ...
 
 
+def public_notation(game: Game, stored: Game.Event) -> str:
+    """A move's notation as a spectator may read it: the turn index is public, so a move
+    that names hidden facts (a Risk deal's cards) is shown by the game's ``event_view``."""
+    event_view = getattr(game.rules, "event_view", None)
+    data = stored.public_data()
+    if event_view is not None:
+        data = event_view(Event("MoveMade", data), Viewer.spectator())
+    return str(data["notation"])
+
+
 def summary_of(game: Game, seat: int, notation: str) -> str:
     """One line: who moved and what, in the game's notation."""
     name = (game.seats[seat] or {}).get("name") or f"seat {seat}"
@@ -111,7 +122,7 @@ class TurnsProjection(FollowingProjection):
                 continue
             start, seat = game.turns[-1]
             if name == "MoveMade":
-                notation: str = stored.notation  # type: ignore[attr-defined]
+                notation = public_notation(game, stored)
                 rows[(game_id, start)] = TurnRow(
                     game_id,
                     len(game.turns),

@@ -68,6 +68,10 @@ class RiskRules:
         self.max_players = 6
         self.event_types: tuple[str, ...] = EVENT_TYPES
         self.rules_version = RULES_VERSION
+        self.open_moves = True
+        """Moves with free amounts and contents (splits of a placement, any deal) are legal
+        without being listed: ``legal_moves`` lists the typical ones and ``apply`` judges
+        every move (the record verifier asks ``apply``, not the list)."""
 
     # -- creation -------------------------------------------------------------------
 
