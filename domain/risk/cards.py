@@ -32,10 +32,10 @@ def is_wild(card: str) -> bool:
 
 def deck(state: RiskState, world: WorldMap = WORLD_MAP) -> list[str]:
     """The cards that may be drawn now, in catalogue order: every card in no hand and not
-    traded in; when none is left, the traded-in cards (reshuffled by drawing at random)."""
+    traded in (when none is left, the invasion phase reshuffles the traded-in cards into the
+    deck first: ``DeckReshuffled``)."""
     held = {c for hand in state.hands for c in hand}
-    out = [c for c in all_cards(world) if c not in held and c not in state.discard]
-    return out or [c for c in all_cards(world) if c in state.discard]
+    return [c for c in all_cards(world) if c not in held and c not in state.discard]
 
 
 def is_set(cards: tuple[str, ...] | list[str], world: WorldMap = WORLD_MAP) -> bool:

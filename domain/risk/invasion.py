@@ -173,11 +173,8 @@ def _draw_trophy(turn: Turn, seat: int, rng: RandomStream) -> None:
     """One trophy card per capture, drawn uniformly from the deck in catalogue order; an
     empty deck is formed again from the traded-in cards (**policy**, rules "Invasion
     phase")."""
-    state = turn.state
-    held = {c for hand in state.hands for c in hand}
-    fresh = [c for c in cards.all_cards() if c not in held and c not in state.discard]
-    if not fresh and state.discard:
-        turn.emit("DeckReshuffled", {"cards": len(state.discard)})
+    if not cards.deck(turn.state) and turn.state.discard:
+        turn.emit("DeckReshuffled", {"cards": len(turn.state.discard)})
     pile = cards.deck(turn.state)
     if pile:
         card = pile[rng.below(len(pile))]
