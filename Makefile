@@ -35,6 +35,8 @@ unit: setup
 bench: setup
 	$(BIN)/python bench/azul_engine.py
 	$(BIN)/python bench/azul_application.py
+	$(BIN)/python bench/carcassonne_engine.py
+	$(BIN)/python bench/risk_engine.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

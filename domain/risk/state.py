@@ -10,7 +10,7 @@ order), ``placement`` (starting units, a step at a time), then rounds of ``invas
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 COLOURS = "colours"
@@ -95,9 +95,12 @@ def new_state(players: int, options: dict[str, Any]) -> RiskState:
     )
 
 
+_FIELDS = tuple(f.name for f in fields(RiskState))
+
+
 def state_to_json(state: RiskState) -> dict[str, Any]:
     """The whole state as JSON-safe primitives (snapshots store it)."""
-    return asdict(state)
+    return {name: copy_json(getattr(state, name)) for name in _FIELDS}
 
 
 def state_from_json(data: dict[str, Any]) -> RiskState:
@@ -106,8 +109,8 @@ def state_from_json(data: dict[str, Any]) -> RiskState:
 
 
 def copy_state(state: RiskState) -> RiskState:
-    """An independent copy of ``state``."""
-    return state_from_json(state_to_json(state))
+    """An independent copy of ``state`` (every move decides on one; bench/risk_engine.py)."""
+    return RiskState(**state_to_json(state))
 
 
 def copy_json(value: Any) -> Any:
