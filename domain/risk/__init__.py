@@ -9,7 +9,9 @@ events, ``rounds`` rounds, turns, placing and the end, ``setup`` turn order, col
 deal and placement, ``invasion`` invasions and battles, ``reinforcement`` reinforcements,
 trades, purchases and moves, ``exchange`` the exchange session and the settlement,
 ``evolve`` the event table, ``view`` what each viewer sees, ``invariants`` conservation laws,
-``bot`` a random player that settles, ``rules`` the protocol.
+``bot`` a random player that settles, ``rules`` the protocol; ``classic`` (with
+``classic_turn``, ``classic_battle``, ``classic_cards``, ``classic_bot``) classic Risk, the
+option ``ruleset: "classic"``.
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from domain.risk import exchange, invasion, reinforcement, setup
+from domain.risk import classic, exchange, invasion, reinforcement, setup
+from domain.risk.classic_bot import classic_bot_move
 from domain.risk.moves import (
     Accept,
     Decline,
@@ -24,7 +25,10 @@ SETTLE_FROM_ROUND: Final = 4
 
 
 def bot_move(state: RiskState, seat: int, bot: random.Random) -> RiskMove:
-    """A legal move for ``seat`` (who must be able to act)."""
+    """A legal move for ``seat`` (who must be able to act); a classic game's turn is played
+    by :func:`domain.risk.classic_bot.classic_bot_move`."""
+    if classic.is_classic(state) and state.phase in classic.PHASES:
+        return classic_bot_move(state, seat, bot)
     if state.phase in (COLOURS, PLACEMENT):
         return bot.choice(setup.legal_moves(state, seat))
     if state.phase == INVASION:

@@ -171,18 +171,18 @@ def _attack_rolled(state: RiskState, data: dict[str, Any]) -> None:
     state.units[data["from"]] -= a_loss
     state.units[data["to"]] -= d_loss
     state.units_lost += a_loss + d_loss
+    if state.units[data["to"]] == 0:  # emptied: it awaits its conqueror's occupation
+        state.invasion = _due(data["from"], data["to"], data["attackers"])
+
+
+def _due(source: str, target: str, rolled: int) -> dict[str, Any]:
+    return {"from": source, "to": target, "attackers": 0, "defenders": 0, "dice": rolled}
 
 
 def _territory_conquered(state: RiskState, data: dict[str, Any]) -> None:
     state.owner[data["to"]] = data["seat"]
     state.captured.append(data["to"])
-    state.invasion = {
-        "from": data["from"],
-        "to": data["to"],
-        "attackers": 0,
-        "defenders": 0,
-        "dice": data["dice"],
-    }
+    state.invasion = _due(data["from"], data["to"], data["dice"])
 
 
 def _territory_occupied(state: RiskState, data: dict[str, Any]) -> None:

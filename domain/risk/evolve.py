@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from domain.protocol import Event
-from domain.risk import exchange, invasion, reinforcement, rounds, setup
+from domain.risk import classic, exchange, invasion, reinforcement, rounds, setup
 from domain.risk.state import RiskState
 
 Handler = Callable[[RiskState, dict[str, Any]], None]
@@ -18,6 +18,7 @@ HANDLERS: dict[str, Handler] = {
     **invasion.HANDLERS,
     **reinforcement.HANDLERS,
     **exchange.HANDLERS,
+    **classic.HANDLERS,
 }
 EVENT_TYPES: tuple[str, ...] = tuple(HANDLERS)
 

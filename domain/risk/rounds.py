@@ -19,8 +19,13 @@ def start_round(turn: Turn, number: int) -> None:
 
 
 def start_turn(turn: Turn, seat: int) -> None:
-    """``seat``'s turn begins with its invasion phase (the Constitution's order)."""
+    """``seat``'s turn begins with its invasion phase (the Constitution's order); in a
+    classic game with its reinforcements (:func:`domain.risk.classic.start_turn`)."""
     turn.emit("TurnStarted", {"seat": seat, "round": turn.state.round})
+    if turn.state.options["ruleset"] == "classic":
+        from domain.risk.classic import start_turn as classic_turn  # noqa: PLC0415 - cycle
+
+        classic_turn(turn)
 
 
 def end_game(turn: Turn, reason: str, shares: dict[int, int]) -> None:

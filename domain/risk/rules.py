@@ -13,7 +13,7 @@ from typing import Any, Final, Protocol
 
 from domain.protocol import Event, IllegalMove, InvalidOptions, Outcome, Viewer
 from domain.randomness import RandomStream
-from domain.risk import exchange, invasion, reinforcement, setup
+from domain.risk import classic, exchange, invasion, reinforcement, setup
 from domain.risk import moves as formats
 from domain.risk.bot import bot_move
 from domain.risk.evolve import EVENT_TYPES
@@ -36,7 +36,7 @@ from domain.risk.state import (
 )
 from domain.risk.view import event_view, outcome, summary, view
 
-RULES_VERSION: Final = "risk-constitution-1"
+RULES_VERSION: Final = "risk-2"
 """Changes whenever the rules' decisions change (docs/risk.md, "Rules decisions")."""
 
 
@@ -59,8 +59,17 @@ _PHASES: Final[dict[str, _Phase]] = {
 }
 
 
+def _module(state: RiskState) -> _Phase:
+    """The module deciding the current phase: a classic game's turn is
+    :mod:`domain.risk.classic`'s, everything else the Constitution's phase modules'."""
+    if classic.is_classic(state) and state.phase in classic.PHASES:
+        return classic
+    return _PHASES[state.phase]
+
+
 class RiskRules:
-    """Risk by the Constitution for 2-6 players (shared/rules/risk.md)."""
+    """Risk by the Constitution, or classic Risk (``ruleset: "classic"``), for 2-6 players
+    (shared/rules/risk.md)."""
 
     def __init__(self) -> None:
         self.name = "risk"
@@ -111,7 +120,7 @@ class RiskRules:
         Moves with amounts list the typical amounts (docs/risk.md, "Legal moves")."""
         if player not in self.current_players(state):
             return []
-        return _PHASES[state.phase].legal_moves(state, player)
+        return _module(state).legal_moves(state, player)
 
     def apply(
         self, state: RiskState, player: int, move: RiskMove, rng: RandomStream
@@ -126,7 +135,7 @@ class RiskRules:
             raise IllegalMove("no-such-player", f"There is no seat {player!r}.")
         if player not in self.current_players(state):
             raise IllegalMove("not-your-turn", f"Seat {player} may not act now.")
-        return _PHASES[state.phase].play(state, player, move, rng)
+        return _module(state).play(state, player, move, rng)
 
     def copy_state(self, state: RiskState) -> RiskState:
         """An independent copy of ``state``."""

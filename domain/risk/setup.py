@@ -24,6 +24,8 @@ from domain.risk.turn import Turn
 from domain.risk.worldmap import WORLD_MAP
 
 DIE_FACES = 6
+NEUTRAL = -1
+"""The neutral army's owner number in a two-player classic game."""
 
 
 def begin(state: RiskState, rng: RandomStream) -> list[Event]:
@@ -51,12 +53,21 @@ def _decide_order(turn: Turn, seats: list[int], rng: RandomStream) -> list[int]:
     return order
 
 
+def deal_piles(state: RiskState) -> list[int]:
+    """The owners of the deal's piles: the seats in turn order; with ``ruleset: classic``
+    and two players a third pile for the neutral army, owner -1, which places nothing more
+    (rules, "Classic variant")."""
+    if state.options.get("ruleset") == "classic" and state.players == 2:
+        return [*state.order, NEUTRAL]
+    return list(state.order)
+
+
 def _deal(turn: Turn, rng: RandomStream) -> None:
     """The 42 territory cards shuffled (map order in) and dealt one at a time in turn order,
     so earlier players may get one more (rules, "Setup"; seed 003 Art. 5)."""
-    order = turn.state.order
+    piles = deal_piles(turn.state)
     cards = rng.shuffle([t.name for t in WORLD_MAP.territories])
-    dealt = {card: order[i % len(order)] for i, card in enumerate(cards)}
+    dealt = {card: piles[i % len(piles)] for i, card in enumerate(cards)}
     owners = {t.name: dealt[t.name] for t in WORLD_MAP.territories}
     turn.emit("TerritoriesDealt", {"owners": owners, "random_position": rng.position})
 

@@ -17,7 +17,8 @@ from typing import Any
 
 from domain.protocol import Event, Outcome, Viewer
 from domain.risk.cards import deck, horse_bonus
-from domain.risk.state import EXCHANGE, INVASION, OVER, REINFORCEMENT, RiskState
+from domain.risk.classic_cards import set_value
+from domain.risk.state import EXCHANGE, FORTIFY, INVASION, OVER, REINFORCEMENT, RiskState
 
 
 def sees_all(state: RiskState, viewer: Viewer) -> bool:
@@ -32,7 +33,7 @@ def view(state: RiskState, viewer: Viewer) -> dict[str, Any]:
         "ruleset": state.options["ruleset"],
         "phase": state.phase,
         "round": state.round,
-        "turn": state.seat if state.phase in (INVASION, REINFORCEMENT) else None,
+        "turn": state.seat if state.phase in (INVASION, REINFORCEMENT, FORTIFY) else None,
         "order": list(state.order),
         "territories": {t: {"owner": state.owner[t], "units": state.units[t]} for t in state.owner},
         "players": [_player(state, seat, viewer, everything) for seat in range(state.players)],
@@ -40,7 +41,9 @@ def view(state: RiskState, viewer: Viewer) -> dict[str, Any]:
         "discard": list(state.discard),
         "golden_horse": {
             "position": state.horse,
-            "bonus": horse_bonus(state),
+            "bonus": set_value(state.horse)
+            if state.options["ruleset"] == "classic"
+            else horse_bonus(state),
             "track": list(state.options["golden_horse"]),
         },
         "fund": state.fund,

@@ -66,6 +66,8 @@ PLANS: dict[str, Plan] = {
     "risk": Plan(
         games=150,
         options=[{}, {"placement_step": 5, "buy_from_round": 2, "starting_units": 10}],
+        max_moves=30_000,  # classic games end only by conquest
+        extra=(Extra(60, {"ruleset": "classic"}, range(2, 7)),),
     ),
 }
 DEFAULT_PLAN = Plan(games=200)

@@ -24,6 +24,7 @@ VARIANTS: dict[str, list[tuple[dict[str, Any], tuple[int, ...]]]] = {
         (EXPANSION, (2, 6)),
         ({**EXPANSION, "bazaar": "no-auction"}, (3,)),
     ],
+    "risk": [({"ruleset": "classic"}, (2, 3))],
 }
 """Options beyond the defaults that every game's records must also verify with, and the
 player counts to play them at."""

@@ -1,0 +1,183 @@
+"""A classic turn's frame (shared/rules/risk.md, "Classic variant"): reinforcements at the
+start, placing them, the one fortify move and the end of the turn.
+
+* A turn starts with reinforcements: the territories held / 3 rounded down, at least 3, plus
+  the bonus of each whole continent held (phase ``reinforcement``). Sets of cards add more
+  (:mod:`domain.risk.classic_cards`).
+* The reserve is placed on own territories; once it is all placed the attack phase begins
+  by itself (phase ``invasion``, :mod:`domain.risk.classic_battle`). Units received from a
+  forced trade in the attack phase are placed there before attacking on.
+* After the attacks, one fortify move: units from one own territory to another connected
+  to it through own territories, leaving at least 1 (**policy**); the fortify move ends the
+  turn, or the player ends it without one (``EndTurn``).
+* At the end of a turn with a conquest the player draws one card; the next player still in
+  the game takes a turn, and after the last one in turn order the next round begins (no
+  exchange session, no money, no golden horse in the classic ruleset).
+
+Events: ``ClassicReinforcements``, ``AttackPhaseStarted``, ``Fortified``; reused:
+``UnitsPlaced``, ``TurnStarted``, ``RoundStarted`` (:mod:`domain.risk.rounds`) and
+``TurnEnded`` (:mod:`domain.risk.reinforcement`, a record only).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from typing import Any, Final
+
+from domain.protocol import IllegalMove
+from domain.randomness import RandomStream
+from domain.risk import rounds
+from domain.risk.classic_cards import draw_trophy, must_trade
+from domain.risk.moves import Fortify, Place, RiskMove
+from domain.risk.state import INVASION, REINFORCEMENT, RiskState
+from domain.risk.turn import Turn
+from domain.risk.worldmap import WORLD_MAP
+
+MINIMUM_REINFORCEMENTS: Final = 3
+"""Rules, "Classic variant": territories / 3, but never fewer than 3."""
+
+
+def start_turn(turn: Turn) -> None:
+    """Rules, "Classic variant" (reinforce): the seat whose ``TurnStarted`` was just emitted
+    receives max(3, territories // 3) plus each whole continent's bonus and begins its
+    reinforcement phase. Does nothing unless the last event emitted is ``TurnStarted``, so
+    calling it twice is harmless."""
+    if not turn.events or turn.events[-1].type != "TurnStarted":
+        return
+    state = turn.state
+    seat = state.seat
+    held = set(state.territories_of(seat))
+    continents = {c.code: c.bonus for c in WORLD_MAP.continents if held.issuperset(c.territories)}
+    territories = max(MINIMUM_REINFORCEMENTS, len(held) // 3)
+    turn.emit(
+        "ClassicReinforcements",
+        {
+            "seat": seat,
+            "territories": territories,
+            "continents": continents,
+            "total": territories + sum(continents.values()),
+        },
+    )
+
+
+def place_moves(state: RiskState, seat: int) -> list[RiskMove]:
+    """Placing 1 or the whole reserve on each own territory in map order, unless a trade must
+    come first (splitting the reserve otherwise is legal too, but not listed)."""
+    reserve = state.reserve[seat]
+    if not reserve or must_trade(state, seat):
+        return []
+    return [
+        Place(((territory, n),))
+        for territory in state.territories_of(seat)
+        for n in sorted({1, reserve})
+    ]
+
+
+def place(turn: Turn, seat: int, units: dict[str, int]) -> None:
+    """Rules, "Classic variant": the reserve goes onto own territories, after any trade the
+    player must make (**policy**); once the reinforcement phase's reserve is all placed the
+    attack phase begins."""
+    state = turn.state
+    if must_trade(state, seat):
+        raise IllegalMove("must-trade", "Trade a set first: you hold too many cards.")
+    for territory in units:
+        if state.owner.get(territory) != seat:
+            raise IllegalMove("not-your-territory", f"You do not hold {territory}.")
+    total = sum(units.values())
+    if total > state.reserve[seat]:
+        raise IllegalMove(
+            "reserve-exceeded", f"You have {state.reserve[seat]} units to place, not {total}."
+        )
+    turn.emit("UnitsPlaced", {"seat": seat, "units": units})
+    if turn.state.phase == REINFORCEMENT and turn.state.reserve[seat] == 0:
+        turn.emit("AttackPhaseStarted", {"seat": seat})
+
+
+def connected(state: RiskState, seat: int, source: str) -> list[str]:
+    """The own territories reachable from ``source`` through own territories, in map order
+    (``source`` itself left out)."""
+    seen = {source}
+    queue = deque([source])
+    while queue:
+        here = queue.popleft()
+        for there in WORLD_MAP.territory(here).neighbours:
+            if there not in seen and state.owner.get(there) == seat:
+                seen.add(there)
+                queue.append(there)
+    return [t for t in state.owner if t in seen and t != source]
+
+
+def fortify_moves(state: RiskState, seat: int) -> list[RiskMove]:
+    """Fortifying 1 or every movable unit between each connected pair of own territories
+    (other amounts are legal too, but not listed)."""
+    out: list[RiskMove] = []
+    for source in state.territories_of(seat):
+        free = state.units[source] - 1
+        if free < 1:
+            continue
+        for target in connected(state, seat, source):
+            out.extend(Fortify(source, target, n) for n in sorted({1, free}))
+    return out
+
+
+def fortify(turn: Turn, seat: int, move: Fortify, rng: RandomStream) -> None:
+    """Rules, "Classic variant": one fortify move, from one own territory to another
+    connected through own territories, leaving at least 1 (**policy**); it ends the turn."""
+    state = turn.state
+    for territory in (move.source, move.target):
+        if state.owner.get(territory) != seat:
+            raise IllegalMove("not-your-territory", f"You do not hold {territory}.")
+    if move.source == move.target:
+        raise IllegalMove("same-territory", "Units move from one territory to another.")
+    if move.units > state.units[move.source] - 1:
+        raise IllegalMove("must-leave-one", f"{move.source} must keep at least 1 unit.")
+    if move.target not in connected(state, seat, move.source):
+        raise IllegalMove(
+            "not-connected", f"{move.target} is not connected to {move.source} by your lands."
+        )
+    turn.emit(
+        "Fortified",
+        {"seat": seat, "from": move.source, "to": move.target, "units": move.units},
+    )
+    end_turn(turn, seat, rng)
+
+
+def end_turn(turn: Turn, seat: int, rng: RandomStream) -> None:
+    """Rules, "Classic variant": a card for a turn with a conquest; then the next player
+    still in the game in turn order, and after the last one the next round (no exchange
+    session in the classic ruleset)."""
+    state = turn.state
+    if state.captured:
+        draw_trophy(turn, seat, rng)
+    turn.emit("TurnEnded", {"seat": seat})
+    after = turn.state
+    later = [s for s in after.order[after.order.index(seat) + 1 :] if s not in after.eliminated]
+    if later:
+        rounds.start_turn(turn, later[0])
+    else:
+        rounds.start_round(turn, after.round + 1)
+    start_turn(turn)
+
+
+def _classic_reinforcements(state: RiskState, data: dict[str, Any]) -> None:
+    state.phase = REINFORCEMENT
+    state.reserve[data["seat"]] += data["total"]
+    state.units_in += data["total"]
+
+
+def _attack_phase_started(state: RiskState, data: dict[str, Any]) -> None:
+    del data
+    state.phase = INVASION
+
+
+def _fortified(state: RiskState, data: dict[str, Any]) -> None:
+    state.units[data["from"]] -= data["units"]
+    state.units[data["to"]] += data["units"]
+
+
+HANDLERS: dict[str, Callable[[RiskState, dict[str, Any]], None]] = {
+    "ClassicReinforcements": _classic_reinforcements,
+    "AttackPhaseStarted": _attack_phase_started,
+    "Fortified": _fortified,
+}
