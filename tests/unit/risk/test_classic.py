@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import pytest
 
 from domain.protocol import Event, IllegalMove, InvalidMove
 from domain.randomness import RandomStream
 from domain.risk import classic, rounds, setup
-from domain.risk import evolve as evolve_module
 from domain.risk.cards import all_cards
 from domain.risk.classic_bot import classic_bot_move
 from domain.risk.classic_cards import is_classic_set, set_value
@@ -80,14 +79,6 @@ class Scripted(RandomStream):
         assert 0 <= value < n
         self.position += 1
         return value
-
-
-@pytest.fixture(autouse=True)
-def _classic_events(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The classic events in evolve's table (until the lead wires them in evolve.py)."""
-    for name, handler in classic.HANDLERS.items():
-        if name not in evolve_module.HANDLERS:
-            monkeypatch.setitem(evolve_module.HANDLERS, name, handler)
 
 
 def _dice(*faces: int) -> list[int]:
@@ -157,8 +148,7 @@ def _types(events: list[Event]) -> list[str]:
 
 def _start(state: RiskState, seat: int) -> Turn:
     turn = Turn(state)
-    rounds.start_turn(turn, seat)
-    classic.start_turn(turn)
+    rounds.start_turn(turn, seat)  # a classic turn starts with its reinforcements
     return turn
 
 
@@ -593,21 +583,6 @@ def test_classic_move_json() -> None:
 # -- a random game ------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def _wired_turns(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Every ``TurnStarted`` of a classic game followed by its reinforcements, as the lead
-    wires ``rounds.start_turn`` (so that round 1 after the placement starts classically)."""
-    original = rounds.start_turn
-
-    def start_turn(turn: Turn, seat: int) -> None:
-        original(turn, seat)
-        if classic.is_classic(turn.state):
-            classic.start_turn(turn)
-
-    monkeypatch.setattr(rounds, "start_turn", start_turn)
-    yield
-
-
 def _apply(state: RiskState, events: list[Event]) -> None:
     for event in events:
         evolve(state, event)
@@ -646,7 +621,6 @@ def _game(players: int, seed: str, bots: Sequence[int]) -> tuple[RiskState, Coun
     return state, seen
 
 
-@pytest.mark.usefixtures("_wired_turns")
 @pytest.mark.parametrize(("players", "seed"), [(2, "classic-2"), (4, "classic-4")])
 def test_random_classic_games_keep_the_laws(players: int, seed: str) -> None:
     _, seen = _game(players, seed, bots=())
@@ -654,7 +628,6 @@ def test_random_classic_games_keep_the_laws(players: int, seed: str) -> None:
     assert seen["DeckReshuffled"]
 
 
-@pytest.mark.usefixtures("_wired_turns")
 @pytest.mark.parametrize(("players", "seed"), [(2, "g2"), (3, "g3"), (4, "g4")])
 def test_a_bot_among_random_players_conquers_and_takes_the_fund(players: int, seed: str) -> None:
     state, seen = _game(players, seed, bots=[0])
@@ -664,7 +637,6 @@ def test_a_bot_among_random_players_conquers_and_takes_the_fund(players: int, se
     assert seen["PlayerEliminated"] == players - 1
 
 
-@pytest.mark.usefixtures("_wired_turns")
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_bots_end_classic_games(players: int) -> None:
     state, seen = _game(players, f"bot-{players}-0", bots=range(players))
