@@ -14,11 +14,12 @@ from typing import Any, Final, Protocol
 from domain.protocol import Event, IllegalMove, InvalidOptions, Outcome, Viewer
 from domain.randomness import RandomStream
 from domain.risk import classic, exchange, invasion, reinforcement, setup
-from domain.risk import moves as formats
 from domain.risk.bot import bot_move
 from domain.risk.evolve import EVENT_TYPES
 from domain.risk.evolve import evolve as evolve_event
 from domain.risk.invariants import check_invariants
+from domain.risk.move_json import move_to_json, parse_move
+from domain.risk.move_notation import notation, parse_notation
 from domain.risk.moves import RiskMove
 from domain.risk.options import normalise_options
 from domain.risk.state import (
@@ -183,17 +184,17 @@ class RiskRules:
     # -- move formats ---------------------------------------------------------------
 
     def parse_move(self, data: Any) -> RiskMove:
-        """A move from JSON (:func:`domain.risk.moves.parse_move`)."""
-        return formats.parse_move(data)
+        """A move from JSON (:func:`domain.risk.move_json.parse_move`)."""
+        return parse_move(data)
 
     def move_to_json(self, move: RiskMove) -> dict[str, Any]:
         """The JSON form of a move."""
-        return formats.move_to_json(move)
+        return move_to_json(move)
 
     def parse_notation(self, text: str) -> RiskMove:
         """A move from its notation."""
-        return formats.parse_notation(text)
+        return parse_notation(text)
 
     def notation(self, move: RiskMove) -> str:
         """The notation of a move."""
-        return formats.notation(move)
+        return notation(move)

@@ -22,6 +22,8 @@ from domain.risk.classic_bot import classic_bot_move
 from domain.risk.classic_cards import is_classic_set, set_value
 from domain.risk.evolve import evolve
 from domain.risk.invariants import check_invariants
+from domain.risk.move_json import move_to_json, parse_move
+from domain.risk.move_notation import notation, parse_notation
 from domain.risk.moves import (
     COLOURS,
     Attack,
@@ -33,10 +35,6 @@ from domain.risk.moves import (
     Place,
     RiskMove,
     Trade,
-    move_to_json,
-    notation,
-    parse_move,
-    parse_notation,
 )
 from domain.risk.options import normalise_options
 from domain.risk.state import (
