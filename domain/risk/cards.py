@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from domain.randomness import RandomStream
 from domain.risk.state import RiskState
+from domain.risk.turn import Turn
 from domain.risk.worldmap import WORLD_MAP, WorldMap
 
 
@@ -57,3 +59,26 @@ def horse_bonus(state: RiskState) -> int:
     15, and from 15 back to 4)."""
     track: list[int] = state.options["golden_horse"]
     return track[state.horse % len(track)]
+
+
+def turn_in(state: RiskState, seat: int, traded: list[str], bonus: int) -> None:
+    """A set traded in (both rulesets): the cards leave the hand for the traded-in pile and
+    the bonus joins the reserve as units entering play."""
+    for card in traded:
+        state.hands[seat].remove(card)
+        state.discard.append(card)
+    state.reserve[seat] += bonus
+    state.units_in += bonus
+
+
+def draw_trophy(turn: Turn, seat: int, rng: RandomStream) -> None:
+    """A trophy card for ``seat`` (rules, "Invasion phase": one per captured territory; the
+    classic variant: one per turn with a conquest), drawn uniformly from the deck in
+    catalogue order; an empty deck is formed again from the traded-in cards (**policy**),
+    and when every card is in a hand none is drawn."""
+    if not deck(turn.state) and turn.state.discard:
+        turn.emit("DeckReshuffled", {"cards": len(turn.state.discard)})
+    pile = deck(turn.state)
+    if pile:
+        card = pile[rng.below(len(pile))]
+        turn.emit("CardDrawn", {"seat": seat, "card": card, "random_position": rng.position})

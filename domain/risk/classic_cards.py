@@ -27,7 +27,6 @@ from itertools import combinations
 from typing import Any, Final
 
 from domain.protocol import IllegalMove
-from domain.randomness import RandomStream
 from domain.risk import cards
 from domain.risk.state import INVASION, REINFORCEMENT, RiskState
 from domain.risk.turn import Turn
@@ -113,27 +112,8 @@ def trade(turn: Turn, seat: int, traded: tuple[str, str, str]) -> None:
     )
 
 
-def draw_trophy(turn: Turn, seat: int, rng: RandomStream) -> None:
-    """Rules, "Classic variant": one card for a turn with a conquest, drawn uniformly from
-    the deck in catalogue order; an empty deck is formed again from the traded-in cards."""
-    state = turn.state
-    held = {c for hand in state.hands for c in hand}
-    fresh = [c for c in cards.all_cards() if c not in held and c not in state.discard]
-    if not fresh and state.discard:
-        turn.emit("DeckReshuffled", {"cards": len(state.discard)})
-    pile = cards.deck(turn.state)
-    if pile:
-        card = pile[rng.below(len(pile))]
-        turn.emit("CardDrawn", {"seat": seat, "card": card, "random_position": rng.position})
-
-
 def _classic_cards_traded(state: RiskState, data: dict[str, Any]) -> None:
-    seat = data["seat"]
-    for card in data["cards"]:
-        state.hands[seat].remove(card)
-        state.discard.append(card)
-    state.reserve[seat] += data["bonus"]
-    state.units_in += data["bonus"]
+    cards.turn_in(state, data["seat"], data["cards"], data["bonus"])
     state.horse = data["sets"]
 
 

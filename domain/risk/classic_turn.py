@@ -28,8 +28,10 @@ from typing import Any, Final
 from domain.protocol import IllegalMove
 from domain.randomness import RandomStream
 from domain.risk import rounds
-from domain.risk.classic_cards import draw_trophy, must_trade
+from domain.risk.cards import draw_trophy
+from domain.risk.classic_cards import must_trade
 from domain.risk.moves import Fortify, Place, RiskMove
+from domain.risk.reinforcement import place_reserve
 from domain.risk.state import INVASION, REINFORCEMENT, RiskState
 from domain.risk.turn import Turn
 from domain.risk.worldmap import WORLD_MAP
@@ -81,15 +83,7 @@ def place(turn: Turn, seat: int, units: dict[str, int]) -> None:
     state = turn.state
     if must_trade(state, seat):
         raise IllegalMove("must-trade", "Trade a set first: you hold too many cards.")
-    for territory in units:
-        if state.owner.get(territory) != seat:
-            raise IllegalMove("not-your-territory", f"You do not hold {territory}.")
-    total = sum(units.values())
-    if total > state.reserve[seat]:
-        raise IllegalMove(
-            "reserve-exceeded", f"You have {state.reserve[seat]} units to place, not {total}."
-        )
-    turn.emit("UnitsPlaced", {"seat": seat, "units": units})
+    place_reserve(turn, seat, units)
     if turn.state.phase == REINFORCEMENT and turn.state.reserve[seat] == 0:
         turn.emit("AttackPhaseStarted", {"seat": seat})
 

@@ -158,7 +158,7 @@ def _capture(turn: Turn, seat: int, rng: RandomStream, invasion: dict[str, Any])
     previous = turn.state.owner[target]
     data = {"seat": seat, "from": invasion["from"], "to": target, "previous_owner": previous}
     turn.emit("TerritoryCaptured", data)
-    _draw_trophy(turn, seat, rng)
+    cards.draw_trophy(turn, seat, rng)
     if not turn.state.territories_of(previous):
         hand = list(turn.state.hands[previous])
         turn.emit(
@@ -167,18 +167,6 @@ def _capture(turn: Turn, seat: int, rng: RandomStream, invasion: dict[str, Any])
         )
     if all(owner == seat for owner in turn.state.owner.values()):
         rounds.end_game(turn, "conquest", {seat: turn.state.fund})
-
-
-def _draw_trophy(turn: Turn, seat: int, rng: RandomStream) -> None:
-    """One trophy card per capture, drawn uniformly from the deck in catalogue order; an
-    empty deck is formed again from the traded-in cards (**policy**, rules "Invasion
-    phase")."""
-    if not cards.deck(turn.state) and turn.state.discard:
-        turn.emit("DeckReshuffled", {"cards": len(turn.state.discard)})
-    pile = cards.deck(turn.state)
-    if pile:
-        card = pile[rng.below(len(pile))]
-        turn.emit("CardDrawn", {"seat": seat, "card": card, "random_position": rng.position})
 
 
 def end_invasions(turn: Turn) -> None:

@@ -89,7 +89,7 @@ def play(state: RiskState, seat: int, move: RiskMove, rng: RandomStream) -> list
         case Buy(units):
             _buy(turn, seat, units)
         case Place(units):
-            _place(turn, seat, dict(units))
+            place_reserve(turn, seat, dict(units))
         case Move(source, target, units):
             _move(turn, seat, source, target, units)
         case EndTurn():
@@ -138,9 +138,9 @@ def _buy(turn: Turn, seat: int, units: int) -> None:
     turn.emit("UnitsBought", {"seat": seat, "units": units, "cost": cost})
 
 
-def _place(turn: Turn, seat: int, units: dict[str, int]) -> None:
-    """Rules, "Reinforcement phase": the reserve is placed on own territories (any part of
-    it at a time)."""
+def place_reserve(turn: Turn, seat: int, units: dict[str, int]) -> None:
+    """Rules, "Reinforcement phase" (and the classic variant's): the reserve is placed on
+    own territories, any part of it at a time."""
     state = turn.state
     for territory in units:
         if state.owner.get(territory) != seat:
@@ -207,12 +207,7 @@ def _reinforcements_received(state: RiskState, data: Data) -> None:
 
 
 def _cards_traded(state: RiskState, data: Data) -> None:
-    seat = data["seat"]
-    for card in data["cards"]:
-        state.hands[seat].remove(card)
-        state.discard.append(card)
-    state.reserve[seat] += data["bonus"]
-    state.units_in += data["bonus"]
+    cards.turn_in(state, data["seat"], data["cards"], data["bonus"])
     state.horse = data["horse"]
 
 

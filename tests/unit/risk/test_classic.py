@@ -53,6 +53,7 @@ from domain.risk.state import (
 )
 from domain.risk.turn import Turn
 from domain.risk.worldmap import WORLD_MAP
+from tests.unit.risk.scripted import Scripted, dice
 
 TERRITORIES = [t.name for t in WORLD_MAP.territories]
 CARDS = all_cards()
@@ -62,26 +63,6 @@ CAVALRY = [t for t in TERRITORIES if SYMBOL[t] == "cavalry"]
 ARTILLERY = [t for t in TERRITORIES if SYMBOL[t] == "artillery"]
 AUSTRALIA = ["Indonesia", "New Guinea", "Western Australia", "Eastern Australia"]
 NEUTRAL = -1
-
-
-class Scripted(RandomStream):
-    """A stream that returns exactly the scripted draws and refuses any other."""
-
-    def __init__(self, draws: Sequence[int]) -> None:
-        super().__init__("scripted")
-        self.draws = list(draws)
-
-    def below(self, n: int) -> int:
-        assert self.draws, "an unexpected random draw"
-        value = self.draws.pop(0)
-        assert 0 <= value < n
-        self.position += 1
-        return value
-
-
-def _dice(*faces: int) -> list[int]:
-    """The draws that make ``rng.below(6) + 1`` roll ``faces``."""
-    return [face - 1 for face in faces]
 
 
 def _world(
@@ -268,13 +249,13 @@ def test_a_trade_is_worth_the_value_by_sets_traded_in_the_game(traded: int, bonu
 
 def test_an_attack_is_one_roll_of_the_chosen_dice_against_two() -> None:
     state = _world({"Alaska": 0}, {"Alaska": 4, "Kamchatka": 3})
-    events, after = _play(state, Attack("Alaska", "Kamchatka", 3), _dice(6, 6, 6, 1, 1))
+    events, after = _play(state, Attack("Alaska", "Kamchatka", 3), dice(6, 6, 6, 1, 1))
     assert _types(events) == ["AttackRolled"]
     data = events[0].data
     assert (data["attackers"], data["defenders"], data["defender"]) == (3, 2, 2)
     assert (data["attacker_losses"], data["defender_losses"]) == (0, 2)
     assert (after.units["Alaska"], after.units["Kamchatka"]) == (4, 1)
-    events, after = _play(after, Attack("Alaska", "Kamchatka", 1), _dice(1, 1))
+    events, after = _play(after, Attack("Alaska", "Kamchatka", 1), dice(1, 1))
     assert (events[0].data["defenders"], events[0].data["attacker_losses"]) == (1, 1)
     assert (after.units["Alaska"], after.units["Kamchatka"]) == (3, 1)
     assert after.phase == INVASION and after.invasion is None
@@ -282,7 +263,7 @@ def test_an_attack_is_one_roll_of_the_chosen_dice_against_two() -> None:
 
 def test_the_defender_rolls_two_dice_even_against_one() -> None:
     state = _world({"Alaska": 0}, {"Alaska": 2, "Kamchatka": 2})
-    events, after = _play(state, Attack("Alaska", "Kamchatka", 1), _dice(6, 5, 4))
+    events, after = _play(state, Attack("Alaska", "Kamchatka", 1), dice(6, 5, 4))
     assert events[0].data["defenders"] == 2
     assert (after.units["Alaska"], after.units["Kamchatka"]) == (2, 1)
 
@@ -316,7 +297,7 @@ def test_attack_moves_list_every_dice_count() -> None:
 
 def test_a_conquest_must_be_occupied_with_at_least_the_dice_rolled() -> None:
     state = _world({"Alaska": 0}, {"Alaska": 5, "Kamchatka": 1})
-    events, after = _play(state, Attack("Alaska", "Kamchatka", 3), _dice(6, 6, 6, 1))
+    events, after = _play(state, Attack("Alaska", "Kamchatka", 3), dice(6, 6, 6, 1))
     assert _types(events) == ["AttackRolled", "TerritoryConquered"]
     assert events[1].data == {
         "seat": 0,
@@ -337,8 +318,8 @@ def test_a_conquest_must_be_occupied_with_at_least_the_dice_rolled() -> None:
     _refused(after, Occupy(1), "no-conquest")
     # a territory conquered this turn attacks again, and so may any territory, repeatedly
     assert Attack("Kamchatka", "Yakutsk", 3) in classic.legal_moves(after, 0)
-    _, after = _play(after, Attack("Kamchatka", "Yakutsk", 1), _dice(1, 6))
-    _, after = _play(after, Attack("Kamchatka", "Yakutsk", 1), _dice(1, 6))
+    _, after = _play(after, Attack("Kamchatka", "Yakutsk", 1), dice(1, 6))
+    _, after = _play(after, Attack("Kamchatka", "Yakutsk", 1), dice(1, 6))
     assert after.units["Kamchatka"] == 2
 
 
@@ -347,9 +328,9 @@ def test_a_conquest_must_be_occupied_with_at_least_the_dice_rolled() -> None:
 
 def test_one_card_for_a_turn_with_conquests_drawn_at_its_end() -> None:
     state = _world({"Alaska": 0}, {"Alaska": 5, "Kamchatka": 1, "Yakutsk": 1})
-    _, after = _play(state, Attack("Alaska", "Kamchatka", 3), _dice(6, 6, 6, 1))
+    _, after = _play(state, Attack("Alaska", "Kamchatka", 3), dice(6, 6, 6, 1))
     _, after = _play(after, Occupy(4))
-    _, after = _play(after, Attack("Kamchatka", "Yakutsk", 3), _dice(6, 6, 6, 1))
+    _, after = _play(after, Attack("Kamchatka", "Yakutsk", 3), dice(6, 6, 6, 1))
     _, after = _play(after, Occupy(3))
     assert after.hands[0] == []
     events, after = _play(after, EndAttacks())
@@ -401,7 +382,7 @@ def _elimination(mine: list[str], theirs: list[str]) -> RiskState:
     """Seat 0 (holding ``mine``) has just taken seat 1's last territory, Kamchatka, and
     seat 1's cards ``theirs``; the occupation is made."""
     state = _world({"Alaska": 0, "Kamchatka": 1}, {"Alaska": 4}, hands={0: mine, 1: theirs})
-    events, after = _play(state, Attack("Alaska", "Kamchatka", 2), _dice(6, 6, 1))
+    events, after = _play(state, Attack("Alaska", "Kamchatka", 2), dice(6, 6, 1))
     assert _types(events) == ["AttackRolled", "TerritoryConquered", "PlayerEliminated"]
     assert events[2].data == {"seat": 1, "by": 0, "cards": theirs, "card_count": len(theirs)}
     assert classic.legal_moves(after, 0) == [Occupy(2), Occupy(3)]
@@ -448,7 +429,7 @@ def test_the_neutral_army_defends_and_is_never_eliminated() -> None:
     owners = {"Alaska": 0, "Peru": 1, **dict.fromkeys(TERRITORIES[20:], 1)}
     state = _world(owners, {"Alaska": 4, "Kamchatka": 2}, players=2, rest=NEUTRAL)
     state.owner["Kamchatka"] = NEUTRAL
-    events, after = _play(state, Attack("Alaska", "Kamchatka", 3), _dice(6, 6, 6, 1, 1))
+    events, after = _play(state, Attack("Alaska", "Kamchatka", 3), dice(6, 6, 6, 1, 1))
     assert (events[0].data["defender"], events[0].data["defenders"]) == (NEUTRAL, 2)
     assert after.units["Kamchatka"] == 0 and after.owner["Kamchatka"] == 0
     assert _types(events) == ["AttackRolled", "TerritoryConquered"]
@@ -460,7 +441,7 @@ def test_the_neutral_army_defends_and_is_never_eliminated() -> None:
 
 def test_the_last_player_left_besides_the_neutral_wins_the_fund() -> None:
     state = _world({"Alaska": 0, "Kamchatka": 1}, {"Alaska": 4}, players=2, rest=NEUTRAL)
-    _, after = _play(state, Attack("Alaska", "Kamchatka", 3), _dice(6, 6, 6, 1))
+    _, after = _play(state, Attack("Alaska", "Kamchatka", 3), dice(6, 6, 6, 1))
     events, after = _play(after, Occupy(3))
     assert _types(events) == ["TerritoryOccupied", "GameEnded"]
     assert events[1].data == {"reason": "conquest", "shares": {"0": 2000}}
@@ -470,7 +451,7 @@ def test_the_last_player_left_besides_the_neutral_wins_the_fund() -> None:
 
 def test_the_game_goes_on_while_another_player_is_left() -> None:
     state = _world({"Alaska": 0, "Kamchatka": 1}, {"Alaska": 4})
-    _, after = _play(state, Attack("Alaska", "Kamchatka", 3), _dice(6, 6, 6, 1))
+    _, after = _play(state, Attack("Alaska", "Kamchatka", 3), dice(6, 6, 6, 1))
     events, after = _play(after, Occupy(3))
     assert _types(events) == ["TerritoryOccupied"] and after.phase == INVASION
 

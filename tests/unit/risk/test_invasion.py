@@ -11,7 +11,6 @@ from collections.abc import Sequence
 import pytest
 
 from domain.protocol import Event, IllegalMove
-from domain.randomness import RandomStream
 from domain.risk import invasion
 from domain.risk.cards import all_cards
 from domain.risk.evolve import evolve
@@ -38,29 +37,10 @@ from domain.risk.state import (
     state_to_json,
 )
 from domain.risk.worldmap import WORLD_MAP
+from tests.unit.risk.scripted import Scripted, dice
 
 TERRITORIES = [t.name for t in WORLD_MAP.territories]
 CARDS = all_cards()
-
-
-class Scripted(RandomStream):
-    """A stream that returns exactly the scripted draws and refuses any other."""
-
-    def __init__(self, draws: list[int]) -> None:
-        super().__init__("scripted")
-        self.draws = list(draws)
-
-    def below(self, n: int) -> int:
-        assert self.draws, "an unexpected random draw"
-        value = self.draws.pop(0)
-        assert 0 <= value < n
-        self.position += 1
-        return value
-
-
-def _dice(*faces: int) -> list[int]:
-    """The draws that make ``rng.below(6) + 1`` roll ``faces``."""
-    return [face - 1 for face in faces]
 
 
 def _world(
@@ -204,7 +184,7 @@ def test_a_battle_engages_3_2_1_attackers_and_2_1_defenders(
 ) -> None:
     opened, _ = _play(_alaska(source, target), Invade("Alaska", "Kamchatka"))
     # attacker's dice (all 1) are drawn before the defender's (all 6): ties and worse lose
-    _, events = _play(opened, Roll(), _dice(*[1] * attackers, *[6] * defenders))
+    _, events = _play(opened, Roll(), dice(*[1] * attackers, *[6] * defenders))
     rolled = events[0].data
     assert (rolled["attackers"], rolled["defenders"]) == (attackers, defenders)
     assert rolled["attacker_dice"] == [1] * attackers
@@ -215,32 +195,32 @@ def test_a_battle_engages_3_2_1_attackers_and_2_1_defenders(
 
 def test_later_rolls_use_the_surviving_engaged_units() -> None:
     state, _ = _play(_alaska(10, 5), Invade("Alaska", "Kamchatka"))
-    state, events = _play(state, Roll(), _dice(1, 1, 1, 6, 6))  # attacker loses 2
+    state, events = _play(state, Roll(), dice(1, 1, 1, 6, 6))  # attacker loses 2
     assert [e.type for e in events] == ["DiceRolled"]
     assert state.invasion is not None
     assert (state.invasion["attackers"], state.invasion["defenders"]) == (1, 2)
     assert (state.units["Alaska"], state.units["Kamchatka"]) == (8, 5)
-    state, events = _play(state, Roll(), _dice(6, 5, 5))  # 1 attacker although 8 units
+    state, events = _play(state, Roll(), dice(6, 5, 5))  # 1 attacker although 8 units
     assert (events[0].data["attackers"], events[0].data["defenders"]) == (1, 2)
     assert events[0].data["defender_losses"] == 1
-    state, events = _play(state, Roll(), _dice(1, 6))  # 1 v 1: the attacker's last dies
+    state, events = _play(state, Roll(), dice(1, 6))  # 1 v 1: the attacker's last dies
     assert events[1] == Event(
         "BattleResolved",
         {"from": "Alaska", "to": "Kamchatka", "attacker_losses": 3, "defender_losses": 1},
     )
     assert (state.units["Alaska"], state.units["Kamchatka"]) == (7, 4)
     assert state.invasion is not None  # the invasion goes on with a new battle
-    _, events = _play(state, Roll(), _dice(1, 1, 1, 6, 6))
+    _, events = _play(state, Roll(), dice(1, 1, 1, 6, 6))
     assert (events[0].data["attackers"], events[0].data["defenders"]) == (3, 2)
 
 
 def test_fight_rolls_until_the_battle_is_resolved_and_no_further() -> None:
     state, _ = _play(_alaska(10, 5), Invade("Alaska", "Kamchatka"))
-    state, events = _play(state, Fight(), _dice(1, 1, 1, 6, 6, 6, 5, 5, 1, 6))
+    state, events = _play(state, Fight(), dice(1, 1, 1, 6, 6, 6, 5, 5, 1, 6))
     assert [e.type for e in events] == ["DiceRolled"] * 3 + ["BattleResolved"]
     assert events[-1].data["attacker_losses"] == 3
     # the defender's 2 engaged units die at once: the battle ends with units still there
-    state, events = _play(state, Fight(), _dice(6, 6, 6, 1, 1))
+    state, events = _play(state, Fight(), dice(6, 6, 6, 1, 1))
     assert [e.type for e in events] == ["DiceRolled", "BattleResolved"]
     assert state.units["Kamchatka"] == 2
     assert state.invasion is not None
@@ -249,7 +229,7 @@ def test_fight_rolls_until_the_battle_is_resolved_and_no_further() -> None:
 
 def test_a_source_left_with_one_unit_ends_the_invasion() -> None:
     state, _ = _play(_alaska(2, 3), Invade("Alaska", "Kamchatka"))
-    state, events = _play(state, Fight(), _dice(1, 6, 6))
+    state, events = _play(state, Fight(), dice(1, 6, 6))
     assert events[-1] == Event(
         "InvasionStopped",
         {"seat": 0, "from": "Alaska", "to": "Kamchatka", "reason": "exhausted"},
@@ -264,7 +244,7 @@ def test_a_stopped_invasion_may_not_resume() -> None:
         {"Alaska": 10, "Northwest Territory": 3, "Kamchatka": 5},
     )
     state, _ = _play(state, Invade("Alaska", "Kamchatka"))
-    state, _ = _play(state, Roll(), _dice(1, 1, 1, 6, 6))  # stopped in mid-battle
+    state, _ = _play(state, Roll(), dice(1, 1, 1, 6, 6))  # stopped in mid-battle
     state, events = _play(state, Stop())
     assert events == [
         Event(
@@ -285,7 +265,7 @@ def test_a_stopped_invasion_may_not_resume() -> None:
 def test_a_capture_moves_exactly_one_unit_and_draws_a_card() -> None:
     state, _ = _play(_alaska(6, 1), Invade("Alaska", "Kamchatka"))
     # 3 attackers engaged and alive, yet only 1 unit moves in; card 43 of 44 is wild-2
-    state, events = _play(state, Roll(), [*_dice(6, 2, 2, 1), 43])
+    state, events = _play(state, Roll(), [*dice(6, 2, 2, 1), 43])
     assert [e.type for e in events] == [
         "DiceRolled",
         "BattleResolved",
@@ -309,13 +289,13 @@ def test_a_capture_moves_exactly_one_unit_and_draws_a_card() -> None:
 
 def test_one_invasion_per_territory_even_after_a_capture() -> None:
     state, _ = _play(_alaska(6, 1), Invade("Alaska", "Kamchatka"))
-    state, _ = _play(state, Fight(), [*_dice(6, 2, 2, 1), 0])
+    state, _ = _play(state, Fight(), [*dice(6, 2, 2, 1), 0])
     assert _refused(state, Invade("Alaska", "Alberta")) == "already-invaded"
 
 
 def test_a_territory_captured_this_turn_may_not_attack() -> None:
     state, _ = _play(_alaska(6, 1), Invade("Alaska", "Kamchatka"))
-    state, _ = _play(state, Fight(), [*_dice(6, 2, 2, 1), 0])
+    state, _ = _play(state, Fight(), [*dice(6, 2, 2, 1), 0])
     state.units["Kamchatka"] = 4  # enough units: only the capture forbids it
     state.units_in += 3
     assert _refused(state, Invade("Kamchatka", "Japan")) == "captured-this-turn"
@@ -327,7 +307,7 @@ def test_the_card_is_drawn_from_cards_in_no_hand_and_not_traded_in() -> None:
     state.hands[1] = ["Alaska"]
     state.discard = ["Northwest Territory"]
     state, _ = _play(state, Invade("Alaska", "Kamchatka"))
-    state, events = _play(state, Roll(), [*_dice(6, 2, 2, 1), 0])
+    state, events = _play(state, Roll(), [*dice(6, 2, 2, 1), 0])
     assert events[-1].data["card"] == "Greenland"  # the first card left in catalogue order
 
 
@@ -336,7 +316,7 @@ def test_an_empty_deck_is_reshuffled_from_the_traded_in_cards() -> None:
     state.hands[2] = CARDS[:41]
     state.discard = CARDS[41:]  # Eastern Australia, wild-1, wild-2
     state, _ = _play(state, Invade("Alaska", "Kamchatka"))
-    state, events = _play(state, Roll(), [*_dice(6, 2, 2, 1), 1])
+    state, events = _play(state, Roll(), [*dice(6, 2, 2, 1), 1])
     assert events[-2:] == [
         Event("DeckReshuffled", {"cards": 3}),
         Event("CardDrawn", {"seat": 0, "card": "wild-1", "random_position": 5}),
@@ -349,7 +329,7 @@ def test_no_card_when_every_card_is_held() -> None:
     state = _alaska(4, 1)
     state.hands[2] = list(CARDS)
     state, _ = _play(state, Invade("Alaska", "Kamchatka"))
-    state, events = _play(state, Roll(), _dice(6, 2, 2, 1))  # no draw for a card
+    state, events = _play(state, Roll(), dice(6, 2, 2, 1))  # no draw for a card
     assert events[-1].type == "TerritoryCaptured"
     assert state.hands[0] == []
 
@@ -360,7 +340,7 @@ def test_an_eliminated_players_cards_go_to_the_conqueror() -> None:
     state.incoming[1] = 4  # units given to seat 1 in a deal, never placed
     state.units_in += 4
     state, _ = _play(state, Invade("Alaska", "Kamchatka"))
-    state, events = _play(state, Roll(), [*_dice(6, 2, 2, 1), 0])
+    state, events = _play(state, Roll(), [*dice(6, 2, 2, 1), 0])
     assert [e.type for e in events][-2:] == ["CardDrawn", "PlayerEliminated"]
     assert events[-2].data["card"] == "Alaska"
     assert events[-1].data == {"seat": 1, "by": 0, "cards": ["Peru", "wild-1"], "card_count": 2}
@@ -374,7 +354,7 @@ def test_an_eliminated_players_cards_go_to_the_conqueror() -> None:
 def test_holding_every_territory_ends_the_game_with_the_fund() -> None:
     state = _world({"Kamchatka": 1}, {"Alaska": 4}, players=2, rest=0)
     state, _ = _play(state, Invade("Alaska", "Kamchatka"))
-    state, events = _play(state, Roll(), [*_dice(6, 2, 2, 1), 0])
+    state, events = _play(state, Roll(), [*dice(6, 2, 2, 1), 0])
     assert [e.type for e in events][-3:] == ["CardDrawn", "PlayerEliminated", "GameEnded"]
     assert events[-1].data == {"reason": "conquest", "shares": {"0": 2000}}
     assert state.phase == OVER

@@ -27,7 +27,13 @@ def test_options_and_player_counts() -> None:
     fixed = RISK.normalise_options({})
     assert fixed["ruleset"] == "constitution" and fixed["placement_step"] == 3
     assert fixed["stake"] == 1000 and fixed["unit_price"] == 50 and fixed["buy_from_round"] == 3
-    for bad in ({"ruleset": "hasbro"}, {"stake": -1}, {"golden_horse": []}, {"colour": 1}):
+    bad_options: list[dict[str, object]] = [
+        {"ruleset": "hasbro"},
+        {"stake": -1},
+        {"golden_horse": []},
+        {"colour": 1},
+    ]
+    for bad in bad_options:
         with pytest.raises(InvalidOptions):
             RISK.normalise_options(bad)
     for players in (1, 7):

@@ -24,28 +24,9 @@ from domain.risk.state import (
     state_to_json,
 )
 from domain.risk.worldmap import WORLD_MAP
+from tests.unit.risk.scripted import Scripted, dice
 
 TERRITORIES = [t.name for t in WORLD_MAP.territories]
-
-
-class Scripted(RandomStream):
-    """A stream that returns the scripted draws first, then ``n - 1`` for every ``below(n)``
-    (so a Fisher-Yates shuffle swaps every item with itself and keeps the order)."""
-
-    def __init__(self, draws: list[int]) -> None:
-        super().__init__("scripted")
-        self.draws = list(draws)
-
-    def below(self, n: int) -> int:
-        value = self.draws.pop(0) if self.draws else n - 1
-        assert 0 <= value < n
-        self.position += 1
-        return value
-
-
-def _dice(*faces: int) -> list[int]:
-    """The draws that make ``rng.below(6) + 1`` roll ``faces``."""
-    return [face - 1 for face in faces]
 
 
 def _fresh(players: int, **options: Any) -> RiskState:
@@ -61,7 +42,7 @@ def _replayed(state: RiskState, events: list[Event]) -> RiskState:
 
 def _begun(players: int, draws: list[int], **options: Any) -> tuple[RiskState, list[Event]]:
     state = _fresh(players, **options)
-    events = setup.begin(state, Scripted(draws))
+    events = setup.begin(state, Scripted(draws, then_last=True))
     return _replayed(state, events), events
 
 
@@ -91,7 +72,7 @@ def _placement(reserve: list[int], step: int = 3) -> RiskState:
 
 
 def test_every_seat_rolls_once_in_seat_order_and_the_highest_goes_first() -> None:
-    _, events = _begun(4, _dice(2, 6, 3, 5))
+    _, events = _begun(4, dice(2, 6, 3, 5))
     assert events[0] == Event(
         "OrderRolled", {"rolls": [[0, 2], [1, 6], [2, 3], [3, 5]], "random_position": 4}
     )
@@ -100,7 +81,7 @@ def test_every_seat_rolls_once_in_seat_order_and_the_highest_goes_first() -> Non
 
 def test_tied_seats_roll_again_among_themselves_until_decided() -> None:
     # seats 0 and 2 tie on 5, tie again on 3, then 2 beats 0 with 4 against 1
-    state, events = _begun(4, _dice(5, 6, 5, 2, 3, 3, 1, 4))
+    state, events = _begun(4, dice(5, 6, 5, 2, 3, 3, 1, 4))
     rolls = [e.data["rolls"] for e in events if e.type == "OrderRolled"]
     assert rolls == [[[0, 5], [1, 6], [2, 5], [3, 2]], [[0, 3], [2, 3]], [[0, 1], [2, 4]]]
     assert state.order == [1, 2, 0, 3]
@@ -108,7 +89,7 @@ def test_tied_seats_roll_again_among_themselves_until_decided() -> None:
 
 def test_separate_ties_are_rolled_off_separately_highest_first() -> None:
     # 0 and 1 tie on 4 (re-roll 1 v 6), 2 and 3 tie on 2 (re-roll 5 v 3)
-    state, events = _begun(4, _dice(4, 4, 2, 2, 1, 6, 5, 3))
+    state, events = _begun(4, dice(4, 4, 2, 2, 1, 6, 5, 3))
     rolls = [e.data["rolls"] for e in events if e.type == "OrderRolled"]
     assert rolls[1:] == [[[0, 1], [1, 6]], [[2, 5], [3, 3]]]
     assert state.order == [1, 0, 2, 3]
@@ -147,7 +128,7 @@ def test_begin_changes_nothing_in_the_state_it_is_given() -> None:
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_territories_are_dealt_one_at_a_time_in_turn_order(players: int) -> None:
     # descending dice: the order is 0, 1, ...; then the shuffle keeps map order
-    state, events = _begun(players, _dice(*range(6, 6 - players, -1)))
+    state, events = _begun(players, dice(*range(6, 6 - players, -1)))
     assert state.order == list(range(players))
     dealt = next(e for e in events if e.type == "TerritoriesDealt")
     assert list(dealt.data["owners"]) == TERRITORIES
@@ -187,7 +168,7 @@ def test_the_deal_is_the_streams_shuffle_in_turn_order() -> None:
 
 
 def test_options_change_the_table_and_the_money() -> None:
-    state, events = _begun(3, _dice(6, 5, 4), starting_units=7, stake=500, purse=200)
+    state, events = _begun(3, dice(6, 5, 4), starting_units=7, stake=500, purse=200)
     assert events[-1] == Event("PrizeFundPaid", {"stake": 500, "purse": 200})
     assert state.reserve == [7, 7, 7]
     assert (state.fund, state.purse) == (1500, [200, 200, 200])
@@ -197,7 +178,7 @@ def test_options_change_the_table_and_the_money() -> None:
 
 
 def test_colours_are_chosen_in_turn_order_each_once() -> None:
-    state, _ = _begun(3, _dice(2, 6, 4))  # order 1, 2, 0
+    state, _ = _begun(3, dice(2, 6, 4))  # order 1, 2, 0
     assert setup.legal_moves(state, 1) == [Colour(c) for c in COLOURS]
     assert setup.legal_moves(state, 2) == []
     state, events = _play(state, 1, Colour("red"))
@@ -219,7 +200,7 @@ def test_colours_are_chosen_in_turn_order_each_once() -> None:
 
 
 def test_after_the_last_colour_the_first_in_order_places() -> None:
-    state, _ = _begun(3, _dice(2, 6, 4))
+    state, _ = _begun(3, dice(2, 6, 4))
     for seat, colour in ((1, "red"), (2, "blue"), (0, "green")):
         state, _ = _play(state, seat, Colour(colour))
     assert state.colours == ["green", "red", "blue"]
@@ -227,7 +208,7 @@ def test_after_the_last_colour_the_first_in_order_places() -> None:
 
 
 def test_with_no_starting_units_round_one_follows_the_colours() -> None:
-    state, _ = _begun(2, _dice(6, 1), starting_units=0)
+    state, _ = _begun(2, dice(6, 1), starting_units=0)
     state, _ = _play(state, 0, Colour("red"))
     state, events = _play(state, 1, Colour("blue"))
     assert [e.type for e in events] == ["ColourChosen", "RoundStarted", "TurnStarted"]
@@ -315,7 +296,7 @@ def test_a_larger_step_is_a_game_option() -> None:
 
 
 def test_a_whole_setup_places_every_starting_unit() -> None:
-    state, _ = _begun(3, _dice(6, 5, 4), starting_units=7)
+    state, _ = _begun(3, dice(6, 5, 4), starting_units=7)
     for seat, colour in zip(state.order, ("red", "blue", "green"), strict=True):
         state, _ = _play(state, seat, Colour(colour))
     moves = 0
