@@ -260,7 +260,7 @@ def arbiter_undo(body: dict[str, Any], game_id: str) -> Any:
 @blp.route("/games/<game_id>/forks", methods=["POST"])
 @blp.arguments(schemas.ForkRequest)
 @blp.response(201, schemas.GameViewSchema)
-@blp.doc(**_doc_errors(403, 404))
+@blp.doc(**_doc_errors(403, 404, 409))
 def fork_game(body: dict[str, Any], game_id: str) -> Any:
     """Start an analysis game from this game's state after a turn (never a result)."""
     app = services().app

@@ -107,9 +107,17 @@ class GameLedger(Application[UUID]):
     def fork(self, game_id: UUID, turn: int, token: str | None = None) -> UUID:
         """Start an analysis game from ``game_id``'s state after ``turn``: same kind, seats,
         options; the rules' events of the line of play so far as its prelude; a new seed (so
-        the source's future draws stay secret); linked to its source and never a result."""
+        the source's future draws stay secret); linked to its source and never a result. A
+        game that hides information (its rules have ``event_view``) is forked only once it
+        has ended: the prelude is public and would show every hand."""
         source = self._game(game_id)
         self._viewer(source, token)
+        if getattr(source.rules, "event_view", None) is not None and not source.finished:
+            raise Conflict(
+                "hidden-information",
+                "This game hides information (hands of cards) while it runs, and a fork's "
+                "opening would show it to everyone: fork it once it has ended.",
+            )
         version = self._version_after_turn(source, turn)
         at = self._game(game_id, version) if version != source.version else source
         seed = new_seed()

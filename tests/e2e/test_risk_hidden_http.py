@@ -155,3 +155,19 @@ def test_hands_and_deals_are_hidden_from_everyone_else(
     assert not verdict.ok
     assert verdict.version == victim["version"]
     assert "sealed" in (verdict.discrepancy or "")
+
+
+def test_a_running_game_with_hidden_hands_is_not_forked(
+    client: FlaskClient, http_services: Services
+) -> None:
+    """A fork's opening (its prelude) is public: forking a running Risk game would show
+    every hand, so it is refused, and allowed once the game has ended."""
+    game_id, tokens = new_game(client, 2, game="risk")
+    bot = random.Random(4)
+    app = http_services.app
+    play_until(app, game_id, tokens, bot, lambda v: v["state"]["round"] == 2)
+    refused = client.post(f"{API}/{game_id}/forks", json={"turn": 3}, headers=bearer(tokens[0]))
+    assert refused.status_code == 409 and refused.json["code"] == "hidden-information"
+    play_until(app, game_id, tokens, bot, lambda v: v["status"] == "finished")
+    forked = client.post(f"{API}/{game_id}/forks", json={"turn": 3})
+    assert forked.status_code == 201, forked.json
