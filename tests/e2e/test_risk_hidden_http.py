@@ -108,9 +108,19 @@ def test_hands_and_deals_are_hidden_from_everyone_else(
     for seat, token in [(outsider, tokens[outsider]), (None, None)]:
         headers = bearer(token) if token else {}
         view = client.get(f"{API}/{game_id}", headers=headers).json["state"]
-        for player in view["players"]:
-            assert (player["hand"] is not None) == (player["seat"] == seat)
-            assert isinstance(player["cards"], int)
+        version = client.get(f"{API}/{game_id}").json["version"]
+        earlier = [
+            client.get(f"{API}/{game_id}?version={v}", headers=headers).json["state"]
+            for v in range(version // 2, version + 1, max(1, version // 7))
+        ]
+        earlier += [
+            client.get(f"{API}/{game_id}/turns/{n}", headers=headers).json["state"]
+            for n in (5, 20, 40)
+        ]
+        for shown in [view, *earlier]:
+            for player in shown["players"]:
+                assert (player["hand"] is not None) == (player["seat"] == seat)
+                assert isinstance(player["cards"], int)
         events = all_events(client, game_id, token)
         record = client.get(f"{API}/{game_id}/record", headers=headers).json
         assert record["events"] == events
