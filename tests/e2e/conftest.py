@@ -48,3 +48,17 @@ def new_game(
         assert joined.status_code == 201, joined.json
         tokens.append(joined.json["token"])
     return game_id, tokens
+
+
+def seeded_game(
+    client: FlaskClient, services: Services, players: int, game: str, seed: str, **options: Any
+) -> tuple[str, list[str]]:
+    """A game created with a known seed (the API never takes one; tests need the same dice
+    every run), its seats joined over HTTP; its id and the tokens."""
+    game_id = str(services.app.create_game(game, players, options, seed=seed))
+    tokens = []
+    for n in range(players):
+        joined = client.post(f"/api/v1/games/{game_id}/seats", json={"name": f"p{n}"})
+        assert joined.status_code == 201, joined.json
+        tokens.append(joined.json["token"])
+    return game_id, tokens

@@ -10,7 +10,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from domain.registry import games
-from tests.e2e.conftest import bearer, new_game
+from infrastructure.container import Services
+from tests.e2e.conftest import bearer, new_game, seeded_game
 
 PROBLEM = "application/problem+json"
 
@@ -37,8 +38,9 @@ def current_move(client: FlaskClient, game_id: str, tokens: list[str]) -> tuple[
 
 
 @pytest.mark.parametrize("game", sorted(games()))
-def test_a_whole_game_over_http(client: FlaskClient, game: str) -> None:
-    game_id, tokens = new_game(client, players=3, game=game)
+def test_a_whole_game_over_http(client: FlaskClient, http_services: Services, game: str) -> None:
+    # a known seed: random legal moves end every game, but not always within 1,000 moves
+    game_id, tokens = seeded_game(client, http_services, 3, game, f"whole-game-{game}")
     bot = random.Random(3)
     for _ in range(1000):
         view = client.get(f"/api/v1/games/{game_id}")

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 
 from application.verification import verify_record
 from infrastructure.container import Services
-from tests.e2e.conftest import bearer, new_game
+from tests.e2e.conftest import bearer, seeded_game
 
 API = "/api/v1/games"
 
@@ -32,7 +32,9 @@ def legal(client: FlaskClient, game_id: str, token: str) -> list[str]:
 
 
 def test_a_classic_turn_and_a_whole_game(client: FlaskClient, http_services: Services) -> None:
-    game_id, tokens = new_game(client, 2, game="risk", ruleset="classic", starting_units=3)
+    game_id, tokens = seeded_game(
+        client, http_services, 2, "risk", "classic-c", ruleset="classic", starting_units=3
+    )
     state = client.get(f"{API}/{game_id}").json["state"]
     assert state["ruleset"] == "classic"
     owners = [t["owner"] for t in state["territories"].values()]
@@ -49,7 +51,14 @@ def test_a_classic_turn_and_a_whole_game(client: FlaskClient, http_services: Ser
     view = client.get(f"{API}/{game_id}").json
     assert view["state"]["phase"] == "reinforcement" and view["current_players"] == [first]
     me = view["state"]["players"][first]
-    assert me["reserve"] == max(3, me["territories"] // 3)  # no continent held at the start
+    log = client.get(f"{API}/{game_id}/events?type=ClassicReinforcements").json["items"]
+    received = log[-1]["data"]
+    assert received["territories"] == max(3, me["territories"] // 3)
+    assert (
+        me["reserve"]
+        == received["total"]
+        == received["territories"] + sum(received["continents"].values())
+    )
     refused = move(client, game_id, tokens[first], "end-invasions")
     assert refused.status_code == 422 and refused.json["code"] == "wrong-phase"
     placing = [n for n in legal(client, game_id, tokens[first]) if n.endswith(f"={me['reserve']}")]

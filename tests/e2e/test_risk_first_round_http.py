@@ -8,6 +8,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
+from domain.risk.worldmap import WORLD_MAP
 from tests.e2e.conftest import bearer
 
 API = "/api/v1/games"
@@ -47,9 +48,14 @@ def test_first_round_over_http(client: FlaskClient) -> None:
     play(client, game_id, tokens[first], "colour red")
     view = play(client, game_id, tokens[second], "colour blue")
     assert view["state"]["phase"] == "placement"
-    for seat in (first, second):  # 3 starting units: one step of 3 each
-        mine = [t for t, v in view["state"]["territories"].items() if v["owner"] == seat]
-        view = play(client, game_id, tokens[seat], f"place {mine[0].replace(' ', '_')}=3")
+    for seat in (first, second):  # 3 starting units: one step of 3 each, on a front line
+        owners = {t: v["owner"] for t, v in view["state"]["territories"].items()}
+        front = [
+            t
+            for t, owner in owners.items()
+            if owner == seat and any(owners[n] != seat for n in WORLD_MAP.adjacency[t])
+        ]
+        view = play(client, game_id, tokens[seat], f"place {front[0].replace(' ', '_')}=3")
     assert view["state"]["phase"] == "invasion" and view["state"]["round"] == 1
     assert view["current_players"] == [first]
 
@@ -65,7 +71,14 @@ def test_first_round_over_http(client: FlaskClient) -> None:
     view = play(client, game_id, tokens[first], "end-invasions")
     assert view["state"]["phase"] == "reinforcement"
     me = view["state"]["players"][first]
-    assert me["reserve"] == me["territories"] // 3  # no continent at the start, no cards
+    log = client.get(f"{API}/{game_id}/events?type=ReinforcementsReceived").json["items"]
+    received = log[-1]["data"]
+    assert received["territories"] == me["territories"] // 3  # no minimum of 3
+    assert (
+        me["reserve"]
+        == received["total"]
+        == received["territories"] + sum(received["continents"].values())
+    )  # a capture may have completed a continent; no deals, no cards yet
     held = [t for t, v in view["state"]["territories"].items() if v["owner"] == first]
     view = play(
         client, game_id, tokens[first], f"place {held[0].replace(' ', '_')}={me['reserve']}"

@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from application.service import GameLedger
 from application.verification import verify_record
 from infrastructure.container import Services
-from tests.e2e.conftest import bearer, new_game
+from tests.e2e.conftest import bearer, seeded_game
 from tests.e2e.test_undo_http import eventually_turns
 
 API = "/api/v1/games"
@@ -87,7 +87,7 @@ def test_hands_and_deals_are_hidden_from_everyone_else(
     client: FlaskClient, http_services: Services
 ) -> None:
     app = http_services.app
-    game_id, tokens = new_game(client, 3, game="risk")
+    game_id, tokens = seeded_game(client, http_services, 3, "risk", "hidden-hands")
     bot = random.Random(11)
     play_until(
         app,
@@ -172,7 +172,7 @@ def test_a_running_game_with_hidden_hands_is_not_forked(
 ) -> None:
     """A fork's opening (its prelude) is public: forking a running Risk game would show
     every hand, so it is refused, and allowed once the game has ended."""
-    game_id, tokens = new_game(client, 2, game="risk")
+    game_id, tokens = seeded_game(client, http_services, 2, "risk", "no-fork")
     bot = random.Random(4)
     app = http_services.app
     play_until(app, game_id, tokens, bot, lambda v: v["state"]["round"] == 2)

@@ -38,7 +38,7 @@ def bot_moves(
 def test_sealed_events_and_snapshots_survive_a_restart(settings: Settings) -> None:
     first = build_services(settings)
     app = first.app
-    game_id = app.create_game("risk", 3)
+    game_id = app.create_game("risk", 3, seed="risk-store")
     tokens = [app.join(game_id, f"p{n}", n).token for n in range(3)]
     bot = random.Random(3)
     bot_moves(
