@@ -18,7 +18,8 @@ from uuid import UUID
 from eventsourcing.utils import get_topic, resolve_topic
 
 from application.audit_format import LEDGER_FIELDS
-from domain.game import Game, copy_json, played_event_class
+from domain.game import Game, played_event_class
+from domain.jsonvalue import copy_json
 
 EventFactory = Callable[..., Game.Event]
 

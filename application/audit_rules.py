@@ -13,7 +13,7 @@ from typing import Any
 
 from application import audit_undo
 from application.audit_format import LEDGER_FIELDS, Discrepancy, first_difference, show
-from domain.game import copy_json
+from domain.jsonvalue import copy_json
 from domain.protocol import Event, GameError, Rules
 from domain.randomness import RandomStream
 from domain.registry import rules_for

@@ -27,6 +27,7 @@ from eventsourcing.domain import Snapshot as LibrarySnapshot
 from eventsourcing.utils import get_topic, register_topic
 
 from domain import chain, undo
+from domain.jsonvalue import copy_json
 from domain.protocol import Event as RulesEvent
 from domain.protocol import GameError, Rules, Viewer
 from domain.randomness import RandomStream
@@ -38,15 +39,6 @@ SECRET_FIELDS: dict[str, frozenset[str]] = {
 }
 """Fields of ledger events that no reader of the event log is shown (nor hashed)."""
 CHAIN_FIELDS = frozenset({"prev_hash", "hash", "sealed"})
-
-
-def copy_json(value: Any) -> Any:
-    """A deep copy of a JSON-safe value (faster than ``copy.deepcopy`` for such data)."""
-    if isinstance(value, dict):
-        return {k: copy_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [copy_json(v) for v in value]
-    return value
 
 
 class GameNotReady(GameError):

@@ -16,9 +16,9 @@ from domain.carcassonne.state import (
     CarcassonneState,
     Castle,
     Feature,
-    copy_json,
 )
 from domain.carcassonne.tiles import TYPES
+from domain.jsonvalue import copy_json
 
 FORMAT = 1
 """Bumped whenever the layout below changes."""

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from domain.carcassonne.tiles import BASE_COUNTS
+from domain.jsonvalue import copy_json
 
 FOLLOWERS: Final = 7
 """Followers per player in supply at the start (rules, "Base game")."""
@@ -244,15 +245,6 @@ def stamp(state: CarcassonneState, feature: Feature) -> None:
     """Mark ``feature`` as changed for the caches (:attr:`Feature.stamp`)."""
     state.clock += 1
     feature.stamp = state.clock
-
-
-def copy_json(value: Any) -> Any:
-    """A deep copy of a JSON-safe value."""
-    if isinstance(value, dict):
-        return {key: copy_json(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [copy_json(item) for item in value]
-    return value
 
 
 def empty_state(players: int, farmers: str, small_city: int) -> CarcassonneState:

@@ -22,7 +22,6 @@ from domain.carcassonne.state import (
     PLAY,
     CarcassonneState,
     Feature,
-    copy_json,
 )
 from domain.carcassonne.tiles import (
     AXES,
@@ -35,6 +34,7 @@ from domain.carcassonne.tiles import (
     ROTATIONS,
     TYPES,
 )
+from domain.jsonvalue import copy_json
 from domain.protocol import Outcome, Viewer
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from domain.jsonvalue import copy_json
 from domain.protocol import Event, IllegalMove
 from domain.randomness import RandomStream
 from domain.risk import corridor, deals, rounds
@@ -32,7 +33,7 @@ from domain.risk.moves import (
     Transfer,
     Withdraw,
 )
-from domain.risk.state import EXCHANGE, RiskState, copy_json
+from domain.risk.state import EXCHANGE, RiskState
 from domain.risk.turn import Turn
 
 Data = dict[str, Any]

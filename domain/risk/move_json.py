@@ -114,13 +114,18 @@ def _buy(data: dict[str, Any]) -> RiskMove:
     return Buy(read_int(data.get("units"), "units", 1))
 
 
-def _move(data: dict[str, Any]) -> RiskMove:
-    _fields(data, "from", "to", "units")
-    return Move(
+def _route(data: dict[str, Any], amount: str) -> tuple[str, str, int]:
+    """``from``, ``to`` and a positive ``amount`` of a move, an attack or a fortify move."""
+    _fields(data, "from", "to", amount)
+    return (
         read_name(data.get("from"), "from"),
         read_name(data.get("to"), "to"),
-        read_int(data.get("units"), "units", 1),
+        read_int(data.get(amount), amount, 1),
     )
+
+
+def _move(data: dict[str, Any]) -> RiskMove:
+    return Move(*_route(data, "units"))
 
 
 def _propose(data: dict[str, Any]) -> RiskMove:
@@ -149,12 +154,7 @@ def _settle(data: dict[str, Any]) -> RiskMove:
 
 
 def _attack(data: dict[str, Any]) -> RiskMove:
-    _fields(data, "from", "to", "dice")
-    return Attack(
-        read_name(data.get("from"), "from"),
-        read_name(data.get("to"), "to"),
-        read_int(data.get("dice"), "dice", 1),
-    )
+    return Attack(*_route(data, "dice"))
 
 
 def _occupy(data: dict[str, Any]) -> RiskMove:
@@ -163,12 +163,7 @@ def _occupy(data: dict[str, Any]) -> RiskMove:
 
 
 def _fortify(data: dict[str, Any]) -> RiskMove:
-    _fields(data, "from", "to", "units")
-    return Fortify(
-        read_name(data.get("from"), "from"),
-        read_name(data.get("to"), "to"),
-        read_int(data.get("units"), "units", 1),
-    )
+    return Fortify(*_route(data, "units"))
 
 
 _PARSERS = {

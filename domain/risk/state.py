@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from domain.jsonvalue import copy_json
+
 COLOURS = "colours"
 PLACEMENT = "placement"
 INVASION = "invasion"
@@ -111,12 +113,3 @@ def state_from_json(data: dict[str, Any]) -> RiskState:
 def copy_state(state: RiskState) -> RiskState:
     """An independent copy of ``state`` (every move decides on one; bench/risk_engine.py)."""
     return RiskState(**state_to_json(state))
-
-
-def copy_json(value: Any) -> Any:
-    """A deep copy of a JSON-safe value."""
-    if isinstance(value, dict):
-        return {k: copy_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [copy_json(v) for v in value]
-    return value

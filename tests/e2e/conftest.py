@@ -42,12 +42,7 @@ def new_game(
     )
     assert created.status_code == 201, created.json
     game_id = created.json["id"]
-    tokens = []
-    for n in range(players):
-        joined = client.post(f"/api/v1/games/{game_id}/seats", json={"name": f"p{n}"})
-        assert joined.status_code == 201, joined.json
-        tokens.append(joined.json["token"])
-    return game_id, tokens
+    return game_id, join_all(client, game_id, players)
 
 
 def seeded_game(
@@ -56,9 +51,14 @@ def seeded_game(
     """A game created with a known seed (the API never takes one; tests need the same dice
     every run), its seats joined over HTTP; its id and the tokens."""
     game_id = str(services.app.create_game(game, players, options, seed=seed))
+    return game_id, join_all(client, game_id, players)
+
+
+def join_all(client: FlaskClient, game_id: str, players: int) -> list[str]:
+    """Take every seat over HTTP; the tokens in seat order."""
     tokens = []
     for n in range(players):
         joined = client.post(f"/api/v1/games/{game_id}/seats", json={"name": f"p{n}"})
         assert joined.status_code == 201, joined.json
         tokens.append(joined.json["token"])
-    return game_id, tokens
+    return tokens
