@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
-## Start the service on the embedded default (SQLite in var/), http://127.0.0.1:8000/api/v1/docs
+## Start the service on the embedded default (SQLite in the data directory, docs/operations.md), http://127.0.0.1:8000/api/v1/docs
 serve: setup
 	$(BIN)/gameledger serve --host $${HOST:-127.0.0.1} --port $${PORT:-8000}
 

@@ -12,7 +12,7 @@ from flask_smorest import Api
 from swagger_ui_bundle import swagger_ui_path
 from werkzeug.wrappers import Response
 
-from api import errors, routes
+from api import errors, requests, routes
 from infrastructure.config import Settings
 from infrastructure.container import Services, build_services
 
@@ -36,9 +36,14 @@ def create_app(services: Services | None = None, *, follow: bool | None = None) 
         OPENAPI_SWAGGER_UI_PATH="docs",
         OPENAPI_SWAGGER_UI_URL=f"{SWAGGER_ASSETS}/",
         API_SPEC_OPTIONS=_spec_options(),
-        MAX_CONTENT_LENGTH=256 * 1024,
+        MAX_CONTENT_LENGTH=services.settings.max_body_bytes,
+        MAX_JSON_DEPTH=services.settings.max_json_depth,
     )
+    # A path is matched as sent: no redirect (an HTML 308) for '//' or a trailing '/'.
+    app.url_map.merge_slashes = False
+    app.url_map.strict_slashes = False
     app.extensions["gameledger"] = services
+    app.before_request(requests.require_json_body)
     api = Api(app)
     api.register_blueprint(routes.blp)
     errors.install(app)
@@ -47,6 +52,7 @@ def create_app(services: Services | None = None, *, follow: bool | None = None) 
         resources={r"/api/*": {"origins": services.settings.cors_origins}},
         expose_headers=["ETag", "Location"],
         allow_headers=["Authorization", "Content-Type", "If-Match"],
+        methods=["GET", "POST", "OPTIONS"],
     )
     app.add_url_rule("/api/v1/health", "health", routes.health)
     app.add_url_rule(f"{SWAGGER_ASSETS}/<path:filename>", "swagger_assets", _swagger_asset)

@@ -26,6 +26,7 @@ from application.errors import ServiceError
 from application.records import export_record, import_record
 from application.simulation import simulate
 from application.verification import replay_record, verify_record
+from domain.jsonvalue import JsonRefused, strict_loads
 from domain.protocol import GameError
 from infrastructure.config import ConfigurationError, Settings
 from infrastructure.container import build_services
@@ -109,8 +110,11 @@ def _json_object(text: str) -> dict[str, Any]:
 def _serve(args: argparse.Namespace) -> int:
     from api.app import create_app  # noqa: PLC0415 - Flask only for this command
 
-    app = create_app()
+    settings = Settings.from_env()
+    app = create_app(build_services(settings))
+    where = settings.sqlite_path if settings.store == "sqlite" else settings.store
     print(f"GameLedger on http://{args.host}:{args.port}/api/v1/docs", file=sys.stderr)
+    print(f"store: {where}", file=sys.stderr)
     app.run(host=args.host, port=args.port, threaded=True)
     return 0
 
@@ -139,7 +143,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _rebuild(_: argparse.Namespace) -> int:
-    services = build_services(Settings.from_env())
+    services = build_services(Settings.from_env(), create=False)
     try:
         applied = services.rebuild()
         rows = len(services.games_list.all_rows())
@@ -150,7 +154,7 @@ def _rebuild(_: argparse.Namespace) -> int:
 
 
 def _run_projections(_: argparse.Namespace) -> int:
-    services = build_services(Settings.from_env())
+    services = build_services(Settings.from_env(), create=False)
     stopped = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stopped.set())
@@ -186,17 +190,21 @@ def _audit(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse.N
     return run
 
 
+RECORD_DEPTH = 64
+"""How deeply a record file may nest (records nest about ten levels)."""
+
+
 def _read_record(path: str) -> Any:
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-        return json.loads(text)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        return strict_loads(text, max_depth=RECORD_DEPTH)
+    except (OSError, UnicodeDecodeError, JsonRefused) as error:
         raise _Failed(f"cannot read a record from {path}: {error}", 2) from None
 
 
 @_audit
 def _export(args: argparse.Namespace) -> int:
-    services = build_services(Settings.from_env())
+    services = build_services(Settings.from_env(), create=False)
     try:
         record = export_record(services.app, args.game_id, args.token)
     finally:

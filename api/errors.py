@@ -19,32 +19,62 @@ from domain.registry import UnknownGame
 PROBLEM = "application/problem+json"
 TYPE_BASE = "https://gameledger.dev/problems/"
 
-_STATUS: list[tuple[type[Exception], int, str]] = [
-    (NotFound, 404, "Not found"),
-    (UnknownGame, 404, "Unknown game"),
-    (InvalidToken, 403, "Invalid token"),
-    (Conflict, 409, "Conflict"),
-    (SeatUnavailable, 409, "Seat unavailable"),
-    (GameNotReady, 409, "Game not started"),
-    (BadRequest, 400, "Bad request"),
-    (InvalidOptions, 422, "Invalid options"),
-    (InvalidMove, 422, "Invalid move"),
-    (IllegalMove, 422, "Illegal move"),
-    (GameError, 422, "Rejected by the rules"),
+_STATUS: list[tuple[type[Exception], int]] = [
+    (NotFound, 404),
+    (UnknownGame, 404),
+    (InvalidToken, 403),
+    (Conflict, 409),
+    (SeatUnavailable, 409),
+    (GameNotReady, 409),
+    (BadRequest, 400),
+    (InvalidOptions, 422),
+    (InvalidMove, 422),
+    (IllegalMove, 422),
+    (GameError, 422),
 ]
 
+HTTP_CODES = {
+    400: "bad-request",
+    404: "not-found",
+    405: "method-not-allowed",
+    413: "payload-too-large",
+    414: "uri-too-long",
+    415: "unsupported-media-type",
+    417: "expectation-failed",
+    431: "headers-too-large",
+    501: "not-implemented",
+}
+"""Codes of the errors werkzeug (or gunicorn, api/server.py) raises itself."""
 
-def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> Response:
-    """A problem+json response."""
-    body = {
+
+def title_of(code: str) -> str:
+    """A problem's title, made from its code: one title per code (``undo-pending`` →
+    "Undo pending")."""
+    return code.replace("-", " ").capitalize()
+
+
+def problem_body(status: int, code: str, detail: str, **extra: Any) -> dict[str, Any]:
+    """The members of a problem+json body (RFC 9457) whose title follows from its code."""
+    return {
         "type": TYPE_BASE + code,
-        "title": title,
+        "title": title_of(code),
         "status": status,
         "detail": detail,
         "code": code,
         **extra,
     }
-    return Response(json.dumps(body), status=status, mimetype=PROBLEM)
+
+
+def problem(
+    status: int,
+    code: str,
+    detail: str,
+    headers: dict[str, str] | None = None,
+    **extra: Any,
+) -> Response:
+    """A problem+json response."""
+    body = problem_body(status, code, detail, **extra)
+    return Response(json.dumps(body), status=status, mimetype=PROBLEM, headers=headers)
 
 
 class ApiError(Exception):
@@ -59,10 +89,10 @@ class ApiError(Exception):
 
 
 def _service_error(error: ServiceError | GameError) -> Response:
-    for cls, status, title in _STATUS:
+    for cls, status in _STATUS:
         if isinstance(error, cls):
-            return problem(status, error.code, title, error.message)
-    return problem(500, "internal-error", "Internal error", "Unexpected error.")
+            return problem(status, error.code, error.message)
+    return problem(500, "internal-error", "Unexpected error.")
 
 
 def _http_error(error: HTTPException) -> Response:
@@ -74,22 +104,14 @@ def _http_error(error: HTTPException) -> Response:
         return problem(
             400,
             "invalid-request",
-            "Invalid request",
-            "The request does not match its schema; see 'errors'.",
+            "The request does not match its schema; see 'errors' for each field.",
             errors=messages,
         )
     if status == 400 and _is_json_syntax_error(messages, error):
-        return problem(400, "malformed-json", "Malformed JSON", "The body is not valid JSON.")
-    codes = {
-        400: "bad-request",
-        404: "not-found",
-        405: "method-not-allowed",
-        415: "unsupported-media-type",
-        413: "payload-too-large",
-    }
-    code = codes.get(status, "http-error" if status < 500 else "internal-error")
-    title = error.name or "Error"
-    return problem(status, code, title, error.description or title)
+        return problem(400, "malformed-json", "The body is not valid JSON.")
+    code = HTTP_CODES.get(status, "http-error" if status < 500 else "internal-error")
+    headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
+    return problem(status, code, error.description or title_of(code), headers or None)
 
 
 def _is_json_syntax_error(messages: Any, error: HTTPException) -> bool:
@@ -104,16 +126,11 @@ def install(app: Flask) -> None:
     app.register_error_handler(ServiceError, _service_error)
     app.register_error_handler(GameError, _service_error)
     app.register_error_handler(HTTPException, _http_error)
-    app.register_error_handler(
-        ApiError,
-        lambda e: problem(
-            e.status, e.code, e.code.replace("-", " ").capitalize(), e.detail, **e.extra
-        ),
-    )
+    app.register_error_handler(ApiError, lambda e: problem(e.status, e.code, e.detail, **e.extra))
 
     @app.errorhandler(Exception)
     def _unexpected(error: Exception) -> Response:
         if isinstance(error, HTTPException):
             return _http_error(error)
         app.logger.exception("unhandled error")
-        return problem(500, "internal-error", "Internal error", "An unexpected error happened.")
+        return problem(500, "internal-error", "An unexpected error happened.")

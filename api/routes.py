@@ -7,11 +7,12 @@ import secrets
 from typing import Any
 from uuid import UUID
 
-from flask import Response, current_app, request
-from flask_smorest import Blueprint
+from flask import Response, current_app, url_for
 
 from api import schemas
 from api.errors import ApiError
+from api.fields import MAX_INTEGER
+from api.requests import Blueprint, bearer_token, expected_version, game_uuid, required_token
 from application.records import export_record
 from application.service import Played
 from domain.registry import games, rules_for
@@ -34,42 +35,19 @@ def services() -> Services:
     return found
 
 
-def bearer_token() -> str | None:
-    """The seat token from ``Authorization: Bearer <token>``, if sent."""
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    if not header:
-        return None
-    if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError(401, "invalid-authorization", "Send the seat token as 'Bearer <token>'.")
-    return token.strip()
-
-
-def required_token() -> str:
-    """The seat token; a request without one is refused."""
-    token = bearer_token()
-    if token is None:
-        raise ApiError(
-            401,
-            "token-required",
-            "This request needs a seat token ('Authorization: Bearer <token>').",
-        )
-    return token
-
-
-def game_uuid(game_id: str) -> UUID:
-    """The game id from the path; a malformed one is simply not found."""
-    try:
-        return UUID(game_id)
-    except ValueError:
-        raise ApiError(404, "game-not-found", f"There is no game {game_id}.") from None
-
-
 def with_etag(
-    body: dict[str, Any], version: int, status: int = 200
+    body: dict[str, Any], version: int, status: int = 200, location: str | None = None
 ) -> tuple[dict[str, Any], int, dict[str, str]]:
-    """The aggregate version is the ETag."""
-    return body, status, {"ETag": f'"{version}"'}
+    """The aggregate version is the ETag; a 201 says where the new resource is."""
+    headers = {"ETag": f'"{version}"'}
+    if location is not None:
+        headers["Location"] = location
+    return body, status, headers
+
+
+def game_location(game_id: Any) -> str:
+    """The URL of a game's view (the ``Location`` of a created game or fork)."""
+    return url_for("games.get_game", game_id=str(game_id))
 
 
 def _doc_errors(*statuses: int) -> dict[str, Any]:
@@ -125,7 +103,7 @@ def create_game(body: dict[str, Any]) -> Any:
         arbiter_token=arbiter,
     )
     view = {**app.view(game_id), "arbiter_token": arbiter}
-    return with_etag(view, view["version"], 201)
+    return with_etag(view, view["version"], 201, game_location(game_id))
 
 
 @blp.route("/games/<game_id>", methods=["GET"])
@@ -151,7 +129,7 @@ def join_game(body: dict[str, Any], game_id: str) -> Any:
         "token": joined.token,
         "version": joined.version,
     }
-    return with_etag(answer, joined.version, 201)
+    return with_etag(answer, joined.version, 201, game_location(game_id))
 
 
 @blp.route("/games/<game_id>/legal-moves", methods=["GET"])
@@ -207,7 +185,7 @@ def list_turns(query: dict[str, Any], game_id: str) -> Any:
     return {"items": [r.to_json() for r in rows]}
 
 
-@blp.route("/games/<game_id>/turns/<int:turn>", methods=["GET"])
+@blp.route(f"/games/<game_id>/turns/<int(max={MAX_INTEGER}):turn>", methods=["GET"])
 @blp.response(200, schemas.GameViewSchema)
 @blp.doc(**_doc_errors(403, 404))
 def view_after_turn(game_id: str, turn: int) -> Any:
@@ -266,7 +244,7 @@ def fork_game(body: dict[str, Any], game_id: str) -> Any:
     app = services().app
     fork_id = app.fork(game_uuid(game_id), body["turn"], bearer_token())
     view = app.view(fork_id)
-    return with_etag(view, view["version"], 201)
+    return with_etag(view, view["version"], 201, game_location(fork_id))
 
 
 @blp.route("/games/<game_id>/record", methods=["GET"])
@@ -283,20 +261,6 @@ def played_answer(game_id: str, done: Played) -> tuple[dict[str, Any], int, dict
     """The answer to a command: the game's new version (also the ETag) and its events."""
     return with_etag(
         {"game_id": game_id, "version": done.version, "events": done.events}, done.version
-    )
-
-
-def expected_version(body: dict[str, Any]) -> int:
-    """The version a command was decided on: the body's, else If-Match, else refused."""
-    if body["expected_version"] is not None:
-        return int(body["expected_version"])
-    header = request.headers.get("If-Match", "").strip().removeprefix("W/").strip('"')
-    if header.isdigit():
-        return int(header)
-    raise ApiError(
-        428,
-        "version-required",
-        "Send the version the move was decided on as 'expected_version' or in If-Match.",
     )
 
 

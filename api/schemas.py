@@ -5,6 +5,12 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from api.fields import QueryInteger, StrictBoolean, StrictInteger
+
+MAX_SEATS = 12
+MAX_TEXT = 2000
+"""The longest notation a move request may carry."""
+
 
 class StrictSchema(Schema):
     """Requests refuse unknown fields (marshmallow's default)."""
@@ -15,14 +21,19 @@ class LedgerSettingsSchema(StrictSchema):
         validate=validate.OneOf(["none", "consent", "free"]),
         metadata={"description": "Who may take turns back (default consent; none in tournaments)"},
     )
-    tournament = fields.Boolean(
+    tournament = StrictBoolean(
         metadata={"description": "Only the arbiter may undo; the creator receives its token"}
     )
 
 
 class CreateGameRequest(StrictSchema):
     game = fields.String(required=True, metadata={"description": "Registered game, e.g. azul"})
-    players = fields.Integer(required=True, validate=validate.Range(min=1, max=12))
+    players = StrictInteger(
+        required=True,
+        minimum=1,
+        maximum=MAX_SEATS,
+        metadata={"description": "Seats; each game's range is in GET /game-types"},
+    )
     options = fields.Dict(
         keys=fields.String(),
         load_default=dict,
@@ -41,22 +52,20 @@ class UndoRequest(StrictSchema):
 
 
 class UndoAnswer(StrictSchema):
-    accept = fields.Boolean(required=True)
-    expected_version = fields.Integer(load_default=None)
+    accept = StrictBoolean(required=True)
+    expected_version = StrictInteger(minimum=1, load_default=None)
 
 
 class ArbiterUndoRequest(StrictSchema):
-    turn = fields.Integer(
-        required=True,
-        validate=validate.Range(min=0),
-        metadata={"description": "Go back to the end of this turn"},
+    turn = StrictInteger(
+        required=True, minimum=0, metadata={"description": "Go back to the end of this turn"}
     )
     reason = fields.String(required=True, validate=validate.Length(min=1, max=500))
-    expected_version = fields.Integer(load_default=None)
+    expected_version = StrictInteger(minimum=1, load_default=None)
 
 
 class ForkRequest(StrictSchema):
-    turn = fields.Integer(required=True, validate=validate.Range(min=0))
+    turn = StrictInteger(required=True, minimum=0)
 
 
 class TurnsQuery(Schema):
@@ -79,10 +88,11 @@ class TurnListSchema(Schema):
 
 class JoinRequest(StrictSchema):
     name = fields.String(required=True, validate=validate.Length(min=1, max=64))
-    seat = fields.Integer(
+    seat = StrictInteger(
         load_default=None,
         allow_none=True,
-        validate=validate.Range(min=0),
+        minimum=0,
+        maximum=MAX_SEATS - 1,
         metadata={"description": "Seat wanted; the first free one if omitted"},
     )
 
@@ -90,9 +100,12 @@ class JoinRequest(StrictSchema):
 class MoveRequest(StrictSchema):
     move = fields.Raw(load_default=None, metadata={"description": "The move in its JSON form"})
     notation = fields.String(
-        load_default=None, metadata={"description": "The move in compact notation instead"}
+        load_default=None,
+        validate=validate.Length(min=1, max=MAX_TEXT),
+        metadata={"description": "The move in compact notation instead"},
     )
-    expected_version = fields.Integer(
+    expected_version = StrictInteger(
+        minimum=1,
         load_default=None,
         metadata={
             "description": "The game version the move was decided on; or send it as If-Match"
@@ -101,12 +114,12 @@ class MoveRequest(StrictSchema):
 
 
 class ViewQuery(Schema):
-    version = fields.Integer(load_default=None, validate=validate.Range(min=1))
+    version = QueryInteger(load_default=None, minimum=1)
 
 
 class EventsQuery(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
-    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=500))
+    after = QueryInteger(load_default=0, minimum=0)
+    limit = QueryInteger(load_default=100, minimum=1, maximum=500)
     type = fields.List(
         fields.String(), load_default=None, metadata={"description": "Only events of these types"}
     )
@@ -116,9 +129,9 @@ class ListQuery(Schema):
     status = fields.String(
         load_default=None, validate=validate.OneOf(["waiting", "active", "finished"])
     )
-    game = fields.String(load_default=None)
-    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    game = fields.String(load_default=None, validate=validate.Length(max=64))
+    limit = QueryInteger(load_default=50, minimum=1, maximum=200)
+    offset = QueryInteger(load_default=0, minimum=0)
 
 
 class SeatSchema(Schema):

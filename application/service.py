@@ -284,7 +284,7 @@ class GameLedger(Application[UUID]):
         """A page of the game's events after version ``after``, as the viewer may see them,
         optionally only of the given types."""
         if not 1 <= limit <= MAX_PAGE or after < 0:
-            raise BadRequest("invalid-page", f"limit must be 1..{MAX_PAGE} and after >= 0.")
+            raise ValueError(f"limit must be 1..{MAX_PAGE} and after >= 0")  # the API bounds both
         game = self._game(game_id)
         viewer = self._viewer(game, token)
         items: list[dict[str, Any]] = []

@@ -3,12 +3,17 @@
 ``GAMELEDGER_STORE`` chooses where events and read models live:
 
 * ``sqlite`` (default) — files, no server needed: events in ``GAMELEDGER_SQLITE_PATH``
-  (default ``var/gameledger.db``) and read models beside it (``…-<projection>.db``);
+  (default ``gameledger.db`` in the data directory) and read models beside it
+  (``…-<projection>.db``);
 * ``postgres`` — a PostgreSQL server through psycopg 3 (``GAMELEDGER_POSTGRES_*``);
 * ``memory`` — nothing kept after the process ends (tests, ``simulate --memory``).
 
 The settings are turned into the ``eventsourcing`` library's own environment keys here and
-nowhere else."""
+nowhere else.
+
+The data directory is one place whatever the current folder: ``GAMELEDGER_DATA_DIR``, else
+the user's data directory as the platform names it (``~/.local/share/gameledger`` on Linux,
+through ``platformdirs``). A relative ``GAMELEDGER_SQLITE_PATH`` is read inside it."""
 
 from __future__ import annotations
 
@@ -18,7 +23,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import platformdirs
+
 STORES = ("sqlite", "postgres", "memory")
+SQLITE_FILE = "gameledger.db"
+
+
+def default_data_dir() -> Path:
+    """Where the embedded store lives unless ``GAMELEDGER_DATA_DIR`` says otherwise."""
+    return Path(platformdirs.user_data_dir("gameledger", appauthor=False))
 
 
 class ConfigurationError(ValueError):
@@ -45,13 +58,15 @@ class Settings:
     """Everything the service is configured with."""
 
     store: str = "sqlite"
-    sqlite_path: Path = Path("var/gameledger.db")
+    sqlite_path: Path = field(default_factory=lambda: default_data_dir() / SQLITE_FILE)
     postgres: PostgresSettings = field(default_factory=PostgresSettings)
     follow_interval: float = 0.05
     embedded_projections: bool = True
     cors_origins: str = "*"
     aggregate_cache: int = 1000
     memory_name: str = field(default_factory=lambda: uuid.uuid4().hex)
+    max_body_bytes: int = 256 * 1024
+    max_json_depth: int = 32
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -81,18 +96,28 @@ class Settings:
             )
             follow_interval = float(get("FOLLOW_INTERVAL", "0.05"))
             aggregate_cache = int(get("AGGREGATE_CACHE", "1000"))
+            max_body_bytes = int(get("MAX_BODY_BYTES", str(256 * 1024)))
+            max_json_depth = int(get("MAX_JSON_DEPTH", "32"))
         except ValueError as error:
             raise ConfigurationError(
                 f"A numeric GAMELEDGER_ setting is not a number: {error}"
             ) from None
+        if max_body_bytes < 1024 or not 2 <= max_json_depth <= 500:
+            raise ConfigurationError(
+                "GAMELEDGER_MAX_BODY_BYTES must be at least 1024 and "
+                "GAMELEDGER_MAX_JSON_DEPTH from 2 to 500."
+            )
+        data_dir = Path(get("DATA_DIR", str(default_data_dir()))).expanduser()
         return cls(
             store=store,
-            sqlite_path=Path(get("SQLITE_PATH", "var/gameledger.db")),
+            sqlite_path=data_dir / Path(get("SQLITE_PATH", SQLITE_FILE)).expanduser(),
             postgres=postgres,
             follow_interval=follow_interval,
             embedded_projections=projections == "embedded",
             cors_origins=get("CORS_ORIGINS", "*"),
             aggregate_cache=aggregate_cache,
+            max_body_bytes=max_body_bytes,
+            max_json_depth=max_json_depth,
         )
 
     def event_store_env(self) -> dict[str, str]:

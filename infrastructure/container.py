@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import psycopg
 from eventsourcing.persistence import InfrastructureFactory
 from eventsourcing.utils import Environment
 
@@ -14,7 +15,7 @@ from application.projections.following import FollowingProjection
 from application.projections.games_list import GamesListProjection, GamesListView
 from application.projections.turns import TurnsProjection, TurnsView
 from application.service import GameLedger
-from infrastructure.config import Settings
+from infrastructure.config import ConfigurationError, Settings
 from infrastructure.follower import LogFollower
 from infrastructure.readmodels.postgres_games_list import PostgresGamesListView
 from infrastructure.readmodels.postgres_turns import PostgresTurnsView
@@ -92,6 +93,35 @@ class Services:
                 close()
 
 
+def require_store(settings: Settings) -> None:
+    """Refuse to go on when the configured store holds no GameLedger event store."""
+    if settings.store == "sqlite" and not settings.sqlite_path.is_file():
+        raise ConfigurationError(
+            f"there is no GameLedger store at {settings.sqlite_path} (set GAMELEDGER_DATA_DIR "
+            "or GAMELEDGER_SQLITE_PATH to the store the service writes; docs/operations.md)"
+        )
+    if settings.store == "postgres":
+        pg = settings.postgres
+        table = f"{pg.schema}.{GameLedger.name}_events"
+        try:
+            with psycopg.connect(
+                dbname=pg.dbname,
+                host=pg.host,
+                port=pg.port,
+                user=pg.user,
+                password=pg.password,
+                connect_timeout=10,
+            ) as conn:
+                found = conn.execute("SELECT to_regclass(%s)", (table,)).fetchone()
+        except psycopg.Error as error:
+            raise ConfigurationError(f"cannot reach PostgreSQL: {error}") from None
+        if not found or found[0] is None:
+            raise ConfigurationError(
+                f"database {pg.dbname} holds no GameLedger store (no table {table}); "
+                "start the service once to create it (docs/operations.md)"
+            )
+
+
 def read_model_view(settings: Settings, name: str, sqlite_class: type, postgres_class: type) -> Any:
     """The store of one read model for the configured backend."""
     env = Environment(name, settings.read_model_env(name))
@@ -101,9 +131,14 @@ def read_model_view(settings: Settings, name: str, sqlite_class: type, postgres_
     )
 
 
-def build_services(settings: Settings | None = None) -> Services:
-    """Everything one process needs, configured from ``settings`` (or the environment)."""
+def build_services(settings: Settings | None = None, *, create: bool = True) -> Services:
+    """Everything one process needs, configured from ``settings`` (or the environment).
+
+    ``create=False`` is for commands that only read a store (``export``, ``projections``):
+    a store that does not exist yet is a :class:`ConfigurationError`, never created empty."""
     settings = settings or Settings.from_env()
+    if not create:
+        require_store(settings)
     app = GameLedger(env=settings.event_store_env())
     services = Services(settings=settings, app=app)
     games_list = read_model_view(settings, "games_list", SQLiteGamesListView, PostgresGamesListView)

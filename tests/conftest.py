@@ -19,6 +19,24 @@ from infrastructure.container import Services, build_services
 STORES = ["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Every test, and every process a test starts, keeps its default store in a temporary
+    data directory, never in the user's (docs/operations.md, "Where the data lives")."""
+    path = tmp_path_factory.mktemp("data")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("GAMELEDGER_DATA_DIR", str(path))
+        for name in [
+            n
+            for n in os.environ
+            if n.startswith("GAMELEDGER_")
+            and n != "GAMELEDGER_DATA_DIR"
+            and not n.startswith("GAMELEDGER_TEST_")
+        ]:
+            patch.delenv(name)
+        yield path
+
+
 def postgres_server() -> dict[str, str]:
     """Where the test PostgreSQL server is (``GAMELEDGER_TEST_POSTGRES_*``)."""
     env = os.environ

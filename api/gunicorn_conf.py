@@ -1,0 +1,46 @@
+"""gunicorn's settings for GameLedger (docs/operations.md, "Production server"):
+``gunicorn -c python:api.gunicorn_conf 'api.app:create_app()'``.
+
+Beside the defaults below (each can still be given on the command line), it makes the errors
+gunicorn answers itself, before the app sees a request — a request line over
+``limit_request_line`` (414), headers over ``limit_request_fields`` or
+``limit_request_field_size`` (431), a request it cannot parse (400) — problem+json like
+every other error of the service (docs/api.md, "Errors"), instead of gunicorn's HTML page.
+gunicorn writes those through ``gunicorn.util.write_error``, which each worker replaces at
+start with :func:`write_problem`; the status and reason stay gunicorn's own."""
+
+from __future__ import annotations
+
+import json
+import socket
+from typing import Any
+
+from gunicorn import util
+
+from api.errors import HTTP_CODES, PROBLEM, problem_body
+
+worker_class = "gthread"
+threads = 4
+limit_request_line = 4094
+limit_request_fields = 100
+limit_request_field_size = 8190
+
+
+def write_problem(sock: socket.socket, status_int: int, reason: str, mesg: str) -> None:
+    """gunicorn's error page as problem+json: the code from the status, gunicorn's message
+    (cut to 200 characters) as the detail."""
+    code = HTTP_CODES.get(status_int, "bad-request" if status_int < 500 else "internal-error")
+    detail = (mesg or reason)[:200]
+    body = json.dumps(problem_body(status_int, code, detail)).encode("utf-8")
+    head = (
+        f"HTTP/1.1 {status_int} {reason}\r\n"
+        "Connection: close\r\n"
+        f"Content-Type: {PROBLEM}\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    ).encode("latin-1")
+    util.write_nonblock(sock, head + body)
+
+
+def post_worker_init(worker: Any) -> None:
+    """gunicorn's hook, run in each worker once it has started."""
+    util.write_error = write_problem

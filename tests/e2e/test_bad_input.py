@@ -1,0 +1,240 @@
+"""Bad input over HTTP (issue 10, part 2; docs/api.md, "Limits" and "Errors"): each
+reproduction that once answered 500 — or silently coerced a value — now gets a 4xx
+problem+json with a stable code, names the field where there is one, and changes nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from infrastructure.container import Services
+from tests.e2e.conftest import bearer, new_game
+from tests.e2e.test_http import assert_problem
+
+
+def notifications(services: Services) -> int:
+    """How many events the store holds: a refused request must not add one."""
+    return services.app.recorder.max_notification_id() or 0
+
+
+def field_errors(response: Any, location: str) -> dict[str, Any]:
+    errors: dict[str, Any] = response.json["errors"][location]
+    return errors
+
+
+@pytest.fixture
+def running(client: FlaskClient) -> tuple[str, list[str]]:
+    return new_game(client, 2)
+
+
+def test_huge_integers_in_a_query_are_refused_by_name(
+    client: FlaskClient, running: tuple[str, list[str]]
+) -> None:
+    game_id, _ = running
+    answer = client.get(f"/api/v1/games/{game_id}/events?after=99999999999999999999999")
+    assert_problem(answer, 400, "invalid-request")
+    assert "after" in field_errors(answer, "query")
+    answer = client.get("/api/v1/games?offset=9223372036854775808")
+    assert_problem(answer, 400, "invalid-request")
+    assert "offset" in field_errors(answer, "query")
+    answer = client.get(f"/api/v1/games/{game_id}?version={'9' * 5000}")
+    assert_problem(answer, 400, "invalid-request")
+    answer = client.get(f"/api/v1/games/{game_id}/turns/{'9' * 30}")
+    assert_problem(answer, 404, "not-found")
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        (
+            '{"game": "azul", "players": 2, "options": {"x": ' + "[" * 5000 + "]" * 5000 + "}}",
+            "too-deeply-nested",
+        ),
+        ('{"game": "azul", "players": ' + "9" * 5000 + "}", "number-out-of-range"),
+        ('{"game": "azul", "players": 1e999}', "number-out-of-range"),
+        ('{"game": "azul", "players": NaN}', "malformed-json"),
+        ('{"game": "azul", "players": 2, "options": {"a": "x\\ud800y"}}', "invalid-text"),
+        ('{"game": "azul", "players": 2', "malformed-json"),
+    ],
+)
+def test_bodies_that_are_not_plain_json_are_refused(
+    client: FlaskClient, http_services: Services, body: str, code: str
+) -> None:
+    before = notifications(http_services)
+    answer = client.post("/api/v1/games", data=body, content_type="application/json")
+    assert_problem(answer, 400, code)
+    assert notifications(http_services) == before
+
+
+def test_the_nesting_limit_is_configurable(tmp_path: Any) -> None:
+    from api.app import create_app  # noqa: PLC0415
+    from infrastructure.config import Settings  # noqa: PLC0415
+    from infrastructure.container import build_services  # noqa: PLC0415
+
+    services = build_services(
+        Settings(store="sqlite", sqlite_path=tmp_path / "d.db", max_json_depth=3)
+    )
+    try:
+        client = create_app(services, follow=False).test_client()
+        nested = {"game": "azul", "players": 2, "options": {"a": [[1]]}}
+        answer = client.post("/api/v1/games", json=nested)
+        assert_problem(answer, 400, "too-deeply-nested")
+        assert answer.json["detail"].endswith("more than 3 levels deep.")
+        flat = client.post("/api/v1/games", json={"game": "azul", "players": 2})
+        assert flat.status_code == 201
+    finally:
+        services.close()
+
+
+def test_a_lone_surrogate_in_a_name_is_refused(
+    client: FlaskClient, http_services: Services
+) -> None:
+    game_id = client.post("/api/v1/games", json={"game": "azul", "players": 2}).json["id"]
+    before = notifications(http_services)
+    answer = client.post(
+        f"/api/v1/games/{game_id}/seats",
+        data='{"name": "x\\ud800y"}',
+        content_type="application/json",
+    )
+    assert_problem(answer, 400, "invalid-text")
+    assert notifications(http_services) == before
+
+
+def test_a_huge_if_match_is_refused(
+    client: FlaskClient, http_services: Services, running: tuple[str, list[str]]
+) -> None:
+    game_id, tokens = running
+    before = notifications(http_services)
+    answer = client.post(
+        f"/api/v1/games/{game_id}/moves",
+        json={"notation": "x"},
+        headers={**bearer(tokens[0]), "If-Match": '"' + "9" * 5000 + '"'},
+    )
+    assert_problem(answer, 400, "invalid-if-match")
+    assert notifications(http_services) == before
+
+
+def test_paths_are_matched_as_sent_without_redirects(client: FlaskClient) -> None:
+    assert_problem(client.get("/api/v1/games//turns"), 404, "not-found")
+    trailing = client.get("/api/v1/games/")
+    assert trailing.status_code == 200 and trailing.json["items"] == []
+
+
+def test_method_not_allowed_says_what_is_allowed(client: FlaskClient) -> None:
+    answer = client.delete("/api/v1/games")
+    assert_problem(answer, 405, "method-not-allowed")
+    assert {"GET", "POST"} <= {m.strip() for m in answer.headers["Allow"].split(",")}
+
+
+def test_a_body_over_the_limit_is_413(client: FlaskClient) -> None:
+    body = '{"game": "' + "a" * (300 * 1024) + '"}'
+    answer = client.post("/api/v1/games", data=body, content_type="application/json")
+    assert_problem(answer, 413, "payload-too-large")
+
+
+@pytest.mark.parametrize(
+    ("players", "message"),
+    [
+        ("2", "Not an integer"),
+        (2.5, "Not an integer"),
+        (2.9, "Not an integer"),
+        (True, "Not an integer"),
+        (0, "greater than or equal to 1"),
+        (13, "less than"),
+    ],
+)
+def test_players_are_never_coerced(
+    client: FlaskClient, http_services: Services, players: Any, message: str
+) -> None:
+    before = notifications(http_services)
+    answer = client.post("/api/v1/games", json={"game": "azul", "players": players})
+    assert_problem(answer, 400, "invalid-request")
+    assert message in " ".join(field_errors(answer, "json")["players"])
+    assert notifications(http_services) == before
+
+
+@pytest.mark.parametrize("version", ["4", 4.5, True, 0, -1])
+def test_expected_version_is_never_coerced(
+    client: FlaskClient, http_services: Services, running: tuple[str, list[str]], version: Any
+) -> None:
+    game_id, tokens = running
+    view = client.get(f"/api/v1/games/{game_id}").json
+    seat = view["current_players"][0]
+    move = client.get(f"/api/v1/games/{game_id}/legal-moves", headers=bearer(tokens[seat]))
+    body = {"move": move.json["moves"][0]["move"], "expected_version": version}
+    before = notifications(http_services)
+    answer = client.post(f"/api/v1/games/{game_id}/moves", json=body, headers=bearer(tokens[seat]))
+    assert_problem(answer, 400, "invalid-request")
+    assert "expected_version" in field_errors(answer, "json")
+    assert notifications(http_services) == before
+
+
+def test_booleans_are_never_coerced(client: FlaskClient, http_services: Services) -> None:
+    before = notifications(http_services)
+    answer = client.post(
+        "/api/v1/games", json={"game": "azul", "players": 2, "settings": {"tournament": "yes"}}
+    )
+    assert_problem(answer, 400, "invalid-request")
+    assert "tournament" in field_errors(answer, "json")["settings"]
+    assert notifications(http_services) == before
+
+
+def test_a_move_without_a_json_content_type_is_415(
+    client: FlaskClient, http_services: Services, running: tuple[str, list[str]]
+) -> None:
+    game_id, tokens = running
+    before = notifications(http_services)
+    for content_type in (None, "text/plain", "application/x-www-form-urlencoded"):
+        headers = {**bearer(tokens[0])}
+        if content_type:
+            headers["Content-Type"] = content_type
+        answer = client.post(
+            f"/api/v1/games/{game_id}/moves",
+            data='{"notation": "x", "expected_version": 3}',
+            headers=headers,
+        )
+        assert_problem(answer, 415, "unsupported-media-type")
+    assert notifications(http_services) == before
+
+
+def test_if_match_and_expected_version_must_agree(
+    client: FlaskClient, http_services: Services, running: tuple[str, list[str]]
+) -> None:
+    game_id, tokens = running
+    view = client.get(f"/api/v1/games/{game_id}").json
+    seat = view["current_players"][0]
+    move = client.get(f"/api/v1/games/{game_id}/legal-moves", headers=bearer(tokens[seat]))
+    body = {"move": move.json["moves"][0]["move"], "expected_version": view["version"]}
+    before = notifications(http_services)
+    answer = client.post(
+        f"/api/v1/games/{game_id}/moves",
+        json=body,
+        headers={**bearer(tokens[seat]), "If-Match": f'"{view["version"] - 1}"'},
+    )
+    assert_problem(answer, 400, "version-mismatch")
+    assert notifications(http_services) == before
+    agreed = client.post(
+        f"/api/v1/games/{game_id}/moves",
+        json=body,
+        headers={**bearer(tokens[seat]), "If-Match": f'"{view["version"]}"'},
+    )
+    assert agreed.status_code == 200, agreed.json
+
+
+def test_created_resources_carry_location(client: FlaskClient) -> None:
+    created = client.post("/api/v1/games", json={"game": "azul", "players": 2})
+    assert created.status_code == 201
+    location = created.headers["Location"]
+    assert location.endswith(f"/api/v1/games/{created.json['id']}")
+    assert client.get(location).json["id"] == created.json["id"]
+    joined = client.post(f"/api/v1/games/{created.json['id']}/seats", json={"name": "a"})
+    assert joined.headers["Location"] == location
+
+
+def test_problem_titles_follow_their_codes(client: FlaskClient) -> None:
+    missing = client.get("/api/v1/games/0b7e1f4c-0000-4000-8000-000000000000")
+    malformed = client.get("/api/v1/games/not-a-uuid")
+    assert missing.json["code"] == malformed.json["code"] == "game-not-found"
+    assert missing.json["title"] == malformed.json["title"] == "Game not found"

@@ -1,0 +1,125 @@
+"""The production server as it runs (issue 10, part 2; docs/operations.md, "Production
+server"): gunicorn with ``-c python:api.gunicorn_conf``, in its own process, over a real
+socket. The errors gunicorn answers itself (414, 431, 400) are problem+json like the app's,
+and a 20 MB chunked body is a 413, not a malformed-json."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.test_cli import free_port
+
+GUNICORN = Path(sys.executable).with_name("gunicorn")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
+    data = tmp_path_factory.mktemp("gunicorn")
+    port = free_port()
+    env = {**os.environ, "GAMELEDGER_DATA_DIR": str(data)}
+    process = subprocess.Popen(
+        [
+            str(GUNICORN),
+            "-c",
+            "python:api.gunicorn_conf",
+            "--workers",
+            "1",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "api.app:create_app()",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/health", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            pytest.fail("gunicorn did not start")
+        yield "127.0.0.1", port
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def exchange(
+    address: tuple[str, int], head: bytes, body_chunks: Any = ()
+) -> tuple[int, dict[str, str], bytes]:
+    """Send raw bytes; the status, headers and body of the answer."""
+    with socket.create_connection(address, timeout=10) as sock:
+        sock.sendall(head)
+        try:
+            for chunk in body_chunks:
+                sock.sendall(chunk)
+        except OSError:
+            pass  # the server answered and closed before the whole body was sent
+        received = b""
+        while True:
+            try:
+                part = sock.recv(65536)
+            except ConnectionResetError:
+                break
+            if not part:
+                break
+            received += part
+    header_bytes, _, body = received.partition(b"\r\n\r\n")
+    lines = header_bytes.decode("latin-1").split("\r\n")
+    status = int(lines[0].split()[1])
+    headers = {k.strip().lower(): v.strip() for k, _, v in (x.partition(":") for x in lines[1:])}
+    return status, headers, body
+
+
+def assert_problem(answer: tuple[int, dict[str, str], bytes], status: int, code: str) -> None:
+    got, headers, body = answer
+    assert got == status, body[:300]
+    assert headers["content-type"].startswith("application/problem+json")
+    problem = json.loads(body[: int(headers["content-length"])])
+    assert problem["status"] == status and problem["code"] == code and problem["title"]
+
+
+def test_a_request_line_too_long_is_414_problem_json(server: tuple[str, int]) -> None:
+    head = b"GET /api/v1/games?x=" + b"a" * 8000 + b" HTTP/1.1\r\nHost: x\r\n\r\n"
+    assert_problem(exchange(server, head), 414, "uri-too-long")
+
+
+def test_headers_too_large_are_431_problem_json(server: tuple[str, int]) -> None:
+    head = b"GET /api/v1/games HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20000 + b"\r\n\r\n"
+    assert_problem(exchange(server, head), 431, "headers-too-large")
+
+
+def test_an_unparseable_request_is_400_problem_json(server: tuple[str, int]) -> None:
+    assert_problem(exchange(server, b"NOT HTTP AT ALL\r\n\r\n"), 400, "bad-request")
+
+
+def test_a_20mb_chunked_body_is_413(server: tuple[str, int]) -> None:
+    head = (
+        b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked\r\n\r\n"
+    )
+    piece = b"a" * 65536
+    chunk = f"{len(piece):x}\r\n".encode() + piece + b"\r\n"
+    chunks = [chunk] * (20 * 16) + [b"0\r\n\r\n"]
+    assert_problem(exchange(server, head, chunks), 413, "payload-too-large")
+
+
+def test_an_app_error_through_gunicorn_is_problem_json(server: tuple[str, int]) -> None:
+    head = b"DELETE /api/v1/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    status, headers, _ = exchange(server, head)
+    assert status == 405 and "GET" in headers["allow"]
+    assert headers["content-type"].startswith("application/problem+json")
