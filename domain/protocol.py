@@ -1,4 +1,5 @@
-"""The game protocol every game implements (DESIGN.md, "One protocol for every game").
+"""The game protocol every game implements (docs/architecture.md, "One protocol
+for every game").
 
 The application, the API, the bots and the conformance tests are written once against
 :class:`Rules`; a game joins the service by registering an object that satisfies it

@@ -1,4 +1,4 @@
-"""Azul, the tile-laying game, as a GameLedger game (shared/rules/azul.md; docs/azul.md).
+"""Azul, the tile-laying game, as a GameLedger game (its rules and decisions: docs/azul.md).
 
 :data:`AZUL` implements :class:`domain.protocol.Rules`. Modules, one purpose each:
 ``tiles`` colours and wall geometry, ``state`` the state, ``moves`` move values with their

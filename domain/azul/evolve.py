@@ -1,5 +1,5 @@
-"""How each recorded event changes the state: the only code replay runs (DESIGN.md,
-"Events are the record"; shared/rules/azul.md for the rule each event records).
+"""How each recorded event changes the state: the only code replay runs (docs/architecture.md,
+"Events are the record"; docs/azul.md, "Events", for the rule each event records).
 
 Every handler changes the given state in place, reads only the state and the event's data,
 never keeps a reference to the event's lists, and never draws random numbers.
@@ -26,9 +26,9 @@ Data = dict[str, Any]
 
 
 def factories_filled(state: AzulState, data: Data) -> None:
-    """``FactoriesFilled``: a new round starts (rules, "A round", step 1 and 3): the lid is
-    poured into the bag if it was, the drawn tiles leave the bag for the factories, the
-    marker goes to the centre and ``first_player`` is to move."""
+    """``FactoriesFilled``: a new round starts (docs/azul.md, "Next round" and "Factory
+    offer"): the lid is poured into the bag if it was, the drawn tiles leave the bag for the
+    factories, the marker goes to the centre and ``first_player`` is to move."""
     bag = state.bag
     if data["lid_poured"] is not None:
         lid = state.lid
@@ -55,7 +55,7 @@ def factories_filled(state: AzulState, data: Data) -> None:
 
 
 def tiles_taken(state: AzulState, data: Data) -> None:
-    """``TilesTaken`` (rules, "A round", step 1): the colour leaves its source, the rest of
+    """``TilesTaken`` (docs/azul.md, "Factory offer"): the colour leaves its source, the rest of
     a factory goes to the centre, the marker (first take from the centre) goes to the
     leftmost free floor space if there is one, tiles go to the line, floor and lid as
     recorded. When no tile is left on the table, wall tiling starts."""
@@ -104,8 +104,8 @@ def _clear_line(state: AzulState, player: int, row: int) -> None:
 
 
 def wall_tiled(state: AzulState, data: Data) -> None:
-    """``WallTiled`` (rules, "A round", step 2): the tile goes to the wall, the player
-    scores, the rest of the line goes to the lid; tiling goes on below."""
+    """``WallTiled`` (docs/azul.md, "Wall tiling and scoring"): the tile goes to the wall,
+    the player scores, the rest of the line goes to the lid; tiling goes on below."""
     player = data["player"]
     row = data["row"] - 1
     column = data["column"] - 1
@@ -119,7 +119,7 @@ def wall_tiled(state: AzulState, data: Data) -> None:
 
 
 def line_floored(state: AzulState, data: Data) -> None:
-    """``LineFloored`` (rules, "Gray wall"): a complete line with no legal wall space goes
+    """``LineFloored`` (docs/azul.md, "Gray wall"): a complete line with no legal wall space goes
     to the floor line, the overflow to the lid."""
     player = data["player"]
     row = data["row"] - 1
@@ -130,7 +130,7 @@ def line_floored(state: AzulState, data: Data) -> None:
 
 
 def floor_penalised(state: AzulState, data: Data) -> None:
-    """``FloorPenalised`` (rules, "A round", step 2): the new score (never below 0), the
+    """``FloorPenalised`` (docs/azul.md, "Floor line"): the new score (never below 0), the
     floor tiles to the lid; the marker, if on this floor, stays with its holder."""
     player = data["player"]
     state.scores[player] = data["score"]
@@ -143,7 +143,7 @@ def floor_penalised(state: AzulState, data: Data) -> None:
 
 
 def game_ended(state: AzulState, data: Data) -> None:
-    """``GameEnded`` (rules, "End of game"): final scores with bonuses, ranks, winners."""
+    """``GameEnded`` (docs/azul.md, "End of game"): final scores with bonuses, ranks, winners."""
     state.phase = OVER
     state.scores = list(data["scores"])
     state.result = {

@@ -1,7 +1,8 @@
-"""Conservation laws of Azul, checked by the conformance run (shared/rules/azul.md,
-"Setup": 100 tiles, 20 per colour; "A round": one first-player marker, 7 floor spaces,
-pattern line ``i`` holds at most ``i`` tiles of one colour not on that wall row; scores
-never below 0)."""
+"""Conservation laws of Azul, checked by the conformance run (docs/azul.md,
+"Setup": 100 tiles, 20 per colour; "Factory offer" and "Floor line": one first-player
+marker, 7 floor spaces, pattern line ``i`` holds at most ``i`` tiles of one colour not on
+that wall row, scores never below 0; "Coloured wall" and "Gray wall": a colour at most once
+in a wall row and column)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Azul moves as small immutable values, with their JSON form and compact notation
-(shared/rules/azul.md, "A round", step 1 for taking tiles; "Gray wall" for placing one).
+(docs/azul.md, "Factory offer" for taking tiles; "Gray wall" for placing one; "Moves").
 
 * :class:`Take` — take every tile of ``colour`` from ``source`` (0 = the centre, ``k`` =
   factory ``k``, 1-based) and put them on pattern line ``line`` (1..5) or, with ``line``
@@ -28,7 +28,7 @@ MAX_FACTORIES: Final = 9
 
 class Take(NamedTuple):
     """Take all tiles of one colour from one source onto one pattern line or the floor
-    (rules, "A round", step 1). ``source``: 0 centre, 1..9 factory; ``colour``: 0..4;
+    (docs/azul.md, "Factory offer"). ``source``: 0 centre, 1..9 factory; ``colour``: 0..4;
     ``line``: 1..5, or 0 for the floor."""
 
     source: int
@@ -38,7 +38,7 @@ class Take(NamedTuple):
 
 class Place(NamedTuple):
     """Gray wall: move the tile of complete pattern line ``row`` to ``column`` of that wall
-    row (rules, "Gray wall"); both 1-based."""
+    row (docs/azul.md, "Gray wall"); both 1-based."""
 
     row: int
     column: int

@@ -1,5 +1,5 @@
 """Refilling the factories from the bag, and the lid poured into the bag when the bag runs
-out (shared/rules/azul.md, "Setup", "A round", step 3 and the randomness policy).
+out (docs/azul.md, "Setup", "Next round" and "Refill draws").
 
 The canonical draw procedure, so that an auditor holding the revealed seed can re-derive
 every tile. Factories are filled in order 1, 2, ...; each gets up to 4 tiles:

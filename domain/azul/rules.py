@@ -1,5 +1,5 @@
 """Azul as a :class:`domain.protocol.Rules` implementation: options, setup, whose turn,
-legal moves and the events a move causes (shared/rules/azul.md, every section; the
+legal moves and the events a move causes (docs/azul.md, every rules section; the
 details live in the modules this one calls)."""
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from domain.protocol import Event, IllegalMove, InvalidMove, InvalidOptions, Out
 from domain.randomness import RandomStream
 
 WALLS: Final = ("colored", "gray")
-"""Values of the ``wall`` option (rules, "Setup": the same wall side for everyone)."""
+"""Values of the ``wall`` option (docs/azul.md, "Setup": the same wall side for everyone)."""
 DEFAULT_OPTIONS: Final = {"wall": "colored"}
 
 
@@ -46,7 +46,7 @@ def _illegal(code: str, message: str) -> IllegalMove:
 
 
 class AzulRules:
-    """The rules of Azul for 2-4 players (shared/rules/azul.md)."""
+    """The rules of Azul for 2-4 players (docs/azul.md)."""
 
     def __init__(self) -> None:
         self.name = "azul"
@@ -58,7 +58,7 @@ class AzulRules:
     # -- creation -------------------------------------------------------------------
 
     def normalise_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        """``{"wall": "colored"}`` (default) or ``{"wall": "gray"}`` (rules, "Gray wall");
+        """``{"wall": "colored"}`` (default) or ``{"wall": "gray"}`` (docs/azul.md, "Gray wall");
         anything else raises ``InvalidOptions`` (``invalid-options``)."""
         if not isinstance(options, Mapping):
             raise InvalidOptions("invalid-options", "Options are a JSON object.")
@@ -71,14 +71,14 @@ class AzulRules:
         return {"wall": wall}
 
     def setup(self, players: int, options: Mapping[str, Any]) -> AzulState:
-        """The table before the first refill (rules, "Setup"); 2-4 players."""
+        """The table before the first refill (docs/azul.md, "Setup"); 2-4 players."""
         fixed = self.normalise_options(options)
         if type(players) is not int or not self.min_players <= players <= self.max_players:
             raise InvalidOptions("invalid-player-count", "Azul is played by 2 to 4 players.")
         return new_state(players, fixed["wall"] == "gray")
 
     def begin(self, state: AzulState, rng: RandomStream) -> list[Event]:
-        """The first refill: ``FactoriesFilled`` for round 1, seat 0 starts (rules,
+        """The first refill: ``FactoriesFilled`` for round 1, seat 0 starts (docs/azul.md,
         "Setup")."""
         if state.phase != SETUP:
             raise _illegal("already-begun", "The game has already begun.")
@@ -93,7 +93,7 @@ class AzulRules:
         return current_players(state)
 
     def legal_moves(self, state: AzulState, player: int) -> list[Move]:
-        """Every legal move of ``player`` now (rules, "A round", step 1; "Gray wall").
+        """Every legal move of ``player`` now (docs/azul.md, "Factory offer"; "Gray wall").
         Policy: a line already full of the colour is not offered (that equals the floor
         move, which always is)."""
         if state.phase == OFFER:

@@ -1,5 +1,5 @@
 """Scoring: a tile placed on the wall, the floor line, the end-of-game bonuses and the
-ranking (shared/rules/azul.md, "A round", step 2 and "End of game")."""
+ranking (docs/azul.md, "Wall tiling and scoring", "Floor line" and "End of game")."""
 
 from __future__ import annotations
 
@@ -18,9 +18,10 @@ from domain.azul.tiles import (
 
 def placement_points(wall: list[int], row: int, column: int) -> int:
     """Points for a tile placed at ``(row, column)`` (0-based) of ``wall`` (25 cells,
-    -1 = empty; the new tile need not be on it yet). Rules, "A round", step 2: no horizontal
-    or vertical neighbour scores 1; otherwise the horizontal run (if >= 2) plus the vertical
-    run (if >= 2) that contain the tile, so a tile joining both runs scores twice."""
+    -1 = empty; the new tile need not be on it yet). docs/azul.md, "Wall tiling and
+    scoring": no horizontal or vertical neighbour scores 1; otherwise the horizontal run
+    (if >= 2) plus the vertical run (if >= 2) that contain the tile, so a tile joining both
+    runs scores twice (worked examples 1-5 there)."""
     base = row * SIZE
     left = column
     while left > 0 and wall[base + left - 1] >= 0:
@@ -43,18 +44,18 @@ def placement_points(wall: list[int], row: int, column: int) -> int:
 
 def floor_loss(occupied: int) -> int:
     """Points lost for ``occupied`` floor spaces (tiles and marker): -1 -1 -2 -2 -2 -3 -3,
-    nothing beyond 7 spaces (rules, "A round", step 2)."""
+    nothing beyond 7 spaces (docs/azul.md, "Floor line")."""
     return FLOOR_LOSS[min(occupied, FLOOR_SPACES)]
 
 
 def penalised(score: int, occupied: int) -> int:
-    """The score after the floor penalty; a score never falls below 0 (rules, "A round",
-    step 2)."""
+    """The score after the floor penalty; a score never falls below 0 (docs/azul.md,
+    "Floor line")."""
     return max(0, score - floor_loss(occupied))
 
 
 class Bonus(TypedDict):
-    """End-of-game bonuses of one player (rules, "End of game")."""
+    """End-of-game bonuses of one player (docs/azul.md, "End of game")."""
 
     rows: int
     columns: int
@@ -65,7 +66,7 @@ class Bonus(TypedDict):
 def bonuses(wall: list[int]) -> Bonus:
     """Complete rows (+2 each), complete columns (+7 each) and colours with all 5 tiles on
     the wall (+10 each) — on the gray wall a colour counts wherever its 5 tiles are
-    (rules, "End of game" and "Gray wall")."""
+    (docs/azul.md, "End of game" and "Gray wall")."""
     rows = sum(1 for r in range(SIZE) if all(wall[r * SIZE + c] >= 0 for c in range(SIZE)))
     columns = sum(1 for c in range(SIZE) if all(wall[r * SIZE + c] >= 0 for r in range(SIZE)))
     colours = sum(1 for colour in range(COLOURS) if wall.count(colour) == SIZE)
@@ -75,8 +76,8 @@ def bonuses(wall: list[int]) -> Bonus:
 
 def ranking(scores: list[int], complete_rows: list[int]) -> tuple[list[int], list[int]]:
     """Ranks (1-based, equal ranks share a place) and winners: highest score first, ties
-    broken by more complete horizontal rows, still tied = shared place (rules, "End of
-    game")."""
+    broken by more complete horizontal rows, still tied = shared place (docs/azul.md, "End
+    of game")."""
     keys = list(zip(scores, complete_rows, strict=True))
     ranks = [1 + sum(1 for other in keys if other > key) for key in keys]
     winners = [seat for seat, rank in enumerate(ranks) if rank == 1]

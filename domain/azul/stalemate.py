@@ -1,6 +1,6 @@
-"""Policy: the game also ends when no player can ever complete a horizontal wall row
-(shared/rules/azul.md, "End of game" only ends the game after a completed row; without this
-a game whose rows have all become impossible would never end — docs/azul.md, "Policies").
+"""Decision: the game also ends when no player can ever complete a horizontal wall row
+(docs/azul.md, "End of game" only ends the game after a completed row; without this a game
+whose rows have all become impossible would never end — docs/azul.md, "Rules decisions").
 
 The test is *sound*: it only says "stalemate" when no sequence of moves whatsoever could
 complete a row. It is checked after the floor penalties of every round, when factories,

@@ -1,5 +1,5 @@
-"""The state of a game of Azul: the public table after every event (shared/rules/azul.md,
-"Setup" and "A round").
+"""The state of a game of Azul: the public table after every event (docs/azul.md,
+"Setup", "Factory offer" and "Wall tiling and scoring").
 
 The state is deliberately small and flat (lists of ints, colours as 0..4) so that cloning it
 and listing moves are cheap. Per-player lists are indexed by seat. Everything here is
@@ -16,11 +16,11 @@ from domain.azul.tiles import COLOURS, SIZE, TILES_PER_COLOUR, factory_count
 SETUP: Final = 0
 """Before the opening refill (:meth:`AzulRules.begin`)."""
 OFFER: Final = 1
-"""Factory offer: the current player takes tiles (rules, "A round", step 1)."""
+"""Factory offer: the current player takes tiles (docs/azul.md, "Factory offer")."""
 TILING: Final = 2
-"""Wall tiling with choices to make (gray wall only; rules, "Gray wall")."""
+"""Wall tiling with choices to make (gray wall only; docs/azul.md, "Gray wall")."""
 OVER: Final = 3
-"""The game has ended (rules, "End of game")."""
+"""The game has ended (docs/azul.md, "End of game")."""
 
 PHASE_NAMES: Final = ("setup", "offer", "tiling", "over")
 
@@ -134,7 +134,7 @@ def _copy(value: Any) -> Any:
 
 def new_state(players: int, gray: bool) -> AzulState:
     """The table before the first refill: full bag, empty boards, scores 0, seat 0 to start
-    (rules, "Setup"). Player count and options are validated by the caller."""
+    (docs/azul.md, "Setup"). Player count and options are validated by the caller."""
     all_lines = (1 << (COLOURS * SIZE)) - 1
     return AzulState(
         players=players,
@@ -164,7 +164,7 @@ def new_state(players: int, gray: bool) -> AzulState:
 
 
 def allowed_lines(state: AzulState, player: int) -> int:
-    """Where each colour may go (rules, "A round", step 1): bit ``colour * 5 + line`` is set
+    """Where each colour may go (docs/azul.md, "Factory offer"): bit ``colour * 5 + line`` is set
     when the pattern line is empty and the colour is not on that wall row, or when the line
     already holds that colour and is not full."""
     colours = state.line_colour[player]
@@ -182,7 +182,7 @@ def allowed_lines(state: AzulState, player: int) -> int:
 
 def next_complete_line(state: AzulState, player: int, start: int) -> int:
     """The first complete pattern line at or below ``start`` (0-based), or -1: wall tiling
-    checks the lines top to bottom (rules, "A round", step 2)."""
+    checks the lines top to bottom (docs/azul.md, "Wall tiling and scoring")."""
     counts = state.line_count[player]
     for row in range(start, SIZE):
         if counts[row] == row + 1:
@@ -191,13 +191,13 @@ def next_complete_line(state: AzulState, player: int, start: int) -> int:
 
 
 def complete_rows(state: AzulState, player: int) -> int:
-    """How many horizontal wall rows of ``player`` are complete (rules, "End of game")."""
+    """How many horizontal wall rows of ``player`` are complete (docs/azul.md, "End of game")."""
     return sum(1 for mask in state.row_colours[player] if mask == (1 << COLOURS) - 1)
 
 
 def current_players(state: AzulState) -> list[int]:
     """Who may act: the player to move during the factory offer; during gray-wall tiling
-    every player with a choice left, all at once (rules, "Gray wall"); nobody before the
+    every player with a choice left, all at once (docs/azul.md, "Gray wall"); nobody before the
     first refill or after the end."""
     if state.phase == OFFER:
         return [state.current]

@@ -1,7 +1,7 @@
-"""Tiles, colours and the board geometry of Azul (shared/rules/azul.md, "Setup",
-"Coloured wall (standard)" and "A round", step 2).
+"""Tiles, colours and the board geometry of Azul (docs/azul.md, "Setup",
+"Coloured wall", "Floor line" and "End of game").
 
-Inside the engine a colour is an ``int`` 0..4 in the order of the rules page
+Inside the engine a colour is an ``int`` 0..4 in the order of docs/azul.md, "Coloured wall"
 (B=0, Y=1, R=2, K=3, W=4); events, moves and views use the one-letter names. Rows, pattern
 lines and columns are 0-based inside the engine and 1-based everywhere a person reads them.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Final
 
 COLOURS: Final = 5
-"""Number of tile colours (rules, "Setup": blue, yellow, red, black, white)."""
+"""Number of tile colours (docs/azul.md, "Setup": blue, yellow, red, black, white)."""
 
 LETTERS: Final = "BYRKW"
 """The one-letter name of each colour, indexed by the colour's number."""
@@ -26,21 +26,21 @@ MARKER: Final = COLOURS
 """The first-player marker as an item of a floor line (never a tile)."""
 
 TILES_PER_COLOUR: Final = 20
-"""The bag starts with 20 tiles of each colour (rules, "Setup")."""
+"""The bag starts with 20 tiles of each colour (docs/azul.md, "Setup")."""
 
 TOTAL_TILES: Final = COLOURS * TILES_PER_COLOUR
 
 FACTORY_SIZE: Final = 4
-"""Tiles put on each factory at a refill (rules, "Setup")."""
+"""Tiles put on each factory at a refill (docs/azul.md, "Setup")."""
 
 SIZE: Final = 5
 """The wall is 5 x 5; there are 5 pattern lines, line ``r`` (0-based) holds ``r + 1`` tiles."""
 
 FLOOR_SPACES: Final = 7
-"""Floor line spaces; tiles beyond them go to the lid (rules, "A round", step 2)."""
+"""Floor line spaces; tiles beyond them go to the lid (docs/azul.md, "Floor line")."""
 
 FLOOR_PENALTIES: Final = (1, 1, 2, 2, 2, 3, 3)
-"""Points lost per occupied floor space, left to right (rules, "A round", step 2)."""
+"""Points lost per occupied floor space, left to right (docs/azul.md, "Floor line")."""
 
 FLOOR_LOSS: Final = (0, 1, 2, 4, 6, 8, 11, 14)
 """Total points lost with ``k`` occupied floor spaces (cumulative ``FLOOR_PENALTIES``)."""
@@ -48,17 +48,17 @@ FLOOR_LOSS: Final = (0, 1, 2, 4, 6, 8, 11, 14)
 ROW_BONUS: Final = 2
 COLUMN_BONUS: Final = 7
 COLOUR_BONUS: Final = 10
-"""End-of-game bonuses (rules, "End of game")."""
+"""End-of-game bonuses (docs/azul.md, "End of game")."""
 
 
 def factory_count(players: int) -> int:
-    """Factories for ``players`` players: 2N+1, i.e. 5, 7 or 9 (rules, "Setup")."""
+    """Factories for ``players`` players: 2N+1, i.e. 5, 7 or 9 (docs/azul.md, "Setup")."""
     return 2 * players + 1
 
 
 def wall_colour(row: int, column: int) -> int:
     """The colour printed at ``(row, column)`` of the coloured wall: ``(c - r) mod 5``
-    (rules, "Coloured wall (standard)"); 0-based."""
+    (docs/azul.md, "Coloured wall"); 0-based."""
     return (column - row) % SIZE
 
 

@@ -1,6 +1,6 @@
 """The end of a round: wall tiling, gray-wall lines that cannot be placed, floor penalties,
-then the next refill or the end of the game (shared/rules/azul.md, "A round", steps 2-3,
-"End of game", "Gray wall" and "Policies").
+then the next refill or the end of the game (docs/azul.md, "Wall tiling and scoring",
+"Floor line", "Next round", "End of game", "Gray wall" and "Rules decisions").
 
 These functions build events on a *working copy* of the state (``work``), evolving it as
 they go, so that each event is computed from the state the previous one left behind.
@@ -20,7 +20,8 @@ from domain.randomness import RandomStream
 
 def wall_tiled(state: AzulState, player: int, row: int, column: int) -> Event:
     """``WallTiled``: the complete line ``row`` (0-based) moves one tile to ``column`` and
-    scores at once; its other ``row`` tiles go to the lid (rules, "A round", step 2)."""
+    scores at once; its other ``row`` tiles go to the lid (docs/azul.md, "Wall tiling and
+    scoring")."""
     colour = state.line_colour[player][row]
     points = placement_points(state.wall[player], row, column)
     return Event(
@@ -39,7 +40,7 @@ def wall_tiled(state: AzulState, player: int, row: int, column: int) -> Event:
 
 def free_columns(state: AzulState, player: int, row: int) -> list[int]:
     """Gray wall: the columns (0-based) of ``row`` where its complete line may go — an
-    empty space whose column does not hold that colour yet (rules, "Gray wall")."""
+    empty space whose column does not hold that colour yet (docs/azul.md, "Gray wall")."""
     colour_bit = 1 << state.line_colour[player][row]
     wall = state.wall[player]
     columns = state.col_colours[player]
@@ -53,7 +54,7 @@ def free_columns(state: AzulState, player: int, row: int) -> list[int]:
 
 def line_floored(state: AzulState, player: int, row: int) -> Event:
     """``LineFloored``: a gray-wall line with no legal space goes to the floor line, what
-    does not fit to the lid (rules, "Gray wall")."""
+    does not fit to the lid (docs/azul.md, "Gray wall")."""
     count = row + 1
     to_floor = min(count, FLOOR_SPACES - len(state.floor[player]))
     return Event(
@@ -95,8 +96,9 @@ def tiling_done(work: AzulState) -> bool:
 
 def end_round(work: AzulState, rng: RandomStream) -> list[Event]:
     """Floor penalties for every player, then ``GameEnded`` if a horizontal row is complete
-    (or, policy, no row can ever be completed: :mod:`domain.azul.stalemate`), else
-    ``FactoriesFilled`` for the next round (rules, "A round", steps 2-3, "End of game")."""
+    (or, a rules decision, no row can ever be completed: :mod:`domain.azul.stalemate`), else
+    ``FactoriesFilled`` for the next round (docs/azul.md, "Floor line", "Next round", "End
+    of game")."""
     events: list[Event] = []
     for player in range(work.players):
         floor = work.floor[player]
@@ -126,8 +128,8 @@ def end_round(work: AzulState, rng: RandomStream) -> list[Event]:
 
 
 def factories_filled(state: AzulState, rng: RandomStream) -> Event:
-    """``FactoriesFilled``: the refill of a new round (rules, "A round", step 3), drawn as
-    :mod:`domain.azul.refill` defines. The marker holder starts; policy: when nobody took
+    """``FactoriesFilled``: the refill of a new round (docs/azul.md, "Next round"), drawn as
+    :mod:`domain.azul.refill` defines. The marker holder starts; decision: when nobody took
     from the centre, this round's first player starts again."""
     factories, poured = draw_factories(state.bag, state.lid, factory_count(state.players), rng)
     holder = state.marker_holder
@@ -145,7 +147,7 @@ def factories_filled(state: AzulState, rng: RandomStream) -> Event:
 
 
 def game_ended(state: AzulState, rows: list[int], reason: str, seed: str) -> Event:
-    """``GameEnded`` (rules, "End of game"): bonuses added, ranks by score then complete
+    """``GameEnded`` (docs/azul.md, "End of game"): bonuses added, ranks by score then complete
     rows, every rank-1 seat a winner; the seed is revealed."""
     extra = [bonuses(wall) for wall in state.wall]
     scores = [score + bonus["points"] for score, bonus in zip(state.scores, extra, strict=True)]

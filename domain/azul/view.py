@@ -1,5 +1,5 @@
 """What players and spectators see of a game of Azul, its summary and its outcome
-(shared/rules/azul.md: every component named in "Setup" and "A round" is public; the bag's
+(docs/azul.md: every component named in "Setup" and "Factory offer" is public; the bag's
 order is never stored, so there is nothing hidden to redact).
 
 All numbers a person reads are 1-based (factories, pattern lines, wall rows and columns);
@@ -15,7 +15,7 @@ from domain.azul.tiles import LETTERS, MARKER, SIZE, letters, wall_colour
 from domain.protocol import Outcome, Viewer
 
 COLOURED_WALL = ["".join(LETTERS[wall_colour(r, c)] for c in range(SIZE)) for r in range(SIZE)]
-"""The printed colours of the coloured wall, one string per row (rules, "Coloured wall")."""
+"""The printed colours of the coloured wall, one string per row (docs/azul.md, "Coloured wall")."""
 
 
 def _player(state: AzulState, seat: int) -> dict[str, Any]:
@@ -78,7 +78,7 @@ def summary(state: AzulState) -> dict[str, Any]:
 
 def outcome(state: AzulState) -> Outcome | None:
     """``None`` until ``GameEnded``; then final scores, ranks and winners, with bonuses,
-    complete rows and the reason the game ended as details (rules, "End of game")."""
+    complete rows and the reason the game ended as details (docs/azul.md, "End of game")."""
     result = state.result
     if state.phase != OVER or result is None:
         return None

@@ -1,4 +1,4 @@
-"""The gray-wall variant (rules/azul.md, "Gray wall"): players choose the column of each
+"""The gray-wall variant (docs/azul.md, "Gray wall"): players choose the column of each
 complete line during wall tiling, several at once; a line with no legal space goes to the
 floor by itself; the colour bonus counts tiles anywhere."""
 

@@ -1,5 +1,6 @@
 """The end of a round: wall tiling on the coloured wall, floor penalties, the next refill,
-the end of the game (rules/azul.md, "A round", steps 2-3, "End of game", "Policies")."""
+the end of the game (docs/azul.md, "Wall tiling and scoring",
+"Floor line", "Next round", "End of game", "Rules decisions")."""
 
 from __future__ import annotations
 

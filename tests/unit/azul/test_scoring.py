@@ -1,5 +1,5 @@
-"""Wall scoring, floor penalties, bonuses and ranking (rules/azul.md, "A round", step 2,
-and "End of game"), including the rulebook's scoring examples."""
+"""Wall scoring, floor penalties, bonuses and ranking (docs/azul.md, "Wall tiling and scoring",
+"Floor line" and "End of game"), including the rulebook's scoring examples."""
 
 from __future__ import annotations
 

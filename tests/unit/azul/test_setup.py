@@ -1,4 +1,4 @@
-"""Setup, options and the opening refill (rules/azul.md, "Setup"; refill draw procedure)."""
+"""Setup, options and the opening refill (docs/azul.md, "Setup"; "Refill draws")."""
 
 from __future__ import annotations
 

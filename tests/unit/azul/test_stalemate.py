@@ -1,5 +1,5 @@
 """Policy: the game ends when no player can ever complete a horizontal row any more
-(docs/azul.md, "Policies"; domain/azul/stalemate.py) — without it such a game never ends."""
+(docs/azul.md, "Rules decisions"; domain/azul/stalemate.py) — without it such a game never ends."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The factory offer (rules/azul.md, "A round", step 1, and the "Policies")."""
+"""The factory offer (docs/azul.md, "Factory offer" and "Rules decisions")."""
 
 from __future__ import annotations
 
