@@ -1,4 +1,4 @@
-"""Risk by the "Constitution" house rules, as a GameLedger game (shared/rules/risk.md;
+"""Risk by the "Constitution" house rules, as a GameLedger game (docs/risk.md;
 docs/risk.md).
 
 :data:`RISK` implements :class:`domain.protocol.Rules`. Modules, one purpose each:

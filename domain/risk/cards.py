@@ -1,5 +1,5 @@
-"""Trophy cards (shared/rules/risk.md, "Terms" and "Reinforcement phase" item 2): one card
-per territory showing its unit symbol, its colour (**policy:** the territory's continent)
+"""Trophy cards (docs/risk.md, "Terms" and "Reinforcement phase" item 2): one card
+per territory showing its unit symbol, its colour (**decision:** the territory's continent)
 and the wild cards (``wild-1``, ``wild-2``) that stand for any card.
 
 Cards are drawn at random from the deck when a territory is captured; the deck is every
@@ -42,7 +42,7 @@ def deck(state: RiskState, world: WorldMap = WORLD_MAP) -> list[str]:
 
 def is_set(cards: tuple[str, ...] | list[str], world: WorldMap = WORLD_MAP) -> bool:
     """Three cards with the same unit symbol or the same colour; a wild card stands for any
-    card (rules, "Reinforcement phase" item 2)."""
+    card (docs/risk.md, "Reinforcement phase" item 2)."""
     if len(cards) != 3 or len(set(cards)) != 3:
         return False
     real = [world.territory(c) for c in cards if not is_wild(c)]
@@ -72,9 +72,9 @@ def turn_in(state: RiskState, seat: int, traded: list[str], bonus: int) -> None:
 
 
 def draw_trophy(turn: Turn, seat: int, rng: RandomStream) -> None:
-    """A trophy card for ``seat`` (rules, "Invasion phase": one per captured territory; the
+    """A trophy card for ``seat`` (docs/risk.md, "Invasion phase": one per captured territory; the
     classic variant: one per turn with a conquest), drawn uniformly from the deck in
-    catalogue order; an empty deck is formed again from the traded-in cards (**policy**),
+    catalogue order; an empty deck is formed again from the traded-in cards (**decision**),
     and when every card is in a hand none is drawn."""
     if not deck(turn.state) and turn.state.discard:
         turn.emit("DeckReshuffled", {"cards": len(turn.state.discard)})

@@ -1,5 +1,5 @@
-"""The classic Risk ruleset, game option ``ruleset: "classic"`` (shared/rules/risk.md,
-"Classic variant"), as one phase module for the phases of a classic turn:
+"""The classic Risk ruleset, game option ``ruleset: "classic"`` (docs/risk.md,
+"Classic Risk"), as one phase module for the phases of a classic turn:
 
     reinforcement  -- reinforcements received, sets traded, the reserve placed
     invasion       -- the attack phase: one roll per attack, occupying conquests
@@ -44,7 +44,7 @@ def is_classic(state: RiskState) -> bool:
 
 
 def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
-    """The moves ``seat`` may make now (rules, "Classic variant"): in reinforcement every
+    """The moves ``seat`` may make now (docs/risk.md, "Classic Risk"): in reinforcement every
     set and, unless a trade is forced, the placements; in the attack phase the occupation
     due, else the forced trades, else the placements of traded units, else every attack and
     ``EndAttacks``; in fortify every fortify move and ``EndTurn``. Moves with amounts list
@@ -66,7 +66,7 @@ def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
 
 
 def play(state: RiskState, seat: int, move: RiskMove, rng: RandomStream) -> list[Event]:
-    """The events of ``seat``'s move in a classic turn (rules, "Classic variant");
+    """The events of ``seat``'s move in a classic turn (docs/risk.md, "Classic Risk");
     ``IllegalMove`` when it is not allowed now. ``state`` is not changed."""
     if state.phase not in PHASES or state.seat != seat or not state.order:
         raise IllegalMove("not-your-turn", "It is not your turn.")
@@ -96,7 +96,7 @@ def play(state: RiskState, seat: int, move: RiskMove, rng: RandomStream) -> list
 
 def _place(turn: Turn, seat: int, units: dict[str, int]) -> None:
     """Placing is the reinforcement phase's, and the attack phase's only for the units of a
-    forced trade (rules, "Classic variant")."""
+    forced trade (docs/risk.md, "Classic Risk")."""
     state = turn.state
     if state.phase == INVASION:
         if classic_battle.occupation_due(state) is not None:

@@ -1,8 +1,8 @@
-"""The attack phase of the classic ruleset (shared/rules/risk.md, "Classic variant"; state
+"""The attack phase of the classic ruleset (docs/risk.md, "Classic Risk"; state
 phase ``invasion``).
 
 * An attack is one roll: the attacker chooses 1-3 dice, at most the units on the attacking
-  territory less 1; the defender rolls 2 dice with 2+ units, else 1 (**policy:** the
+  territory less 1; the defender rolls 2 dice with 2+ units, else 1 (**decision:** the
   defender always rolls the most it may). Dice are compared as in every battle
   (:func:`domain.risk.dice.roll`).
 * Any own territory with 2+ units may attack any number of times (no once-per-turn limit,
@@ -12,7 +12,7 @@ phase ``invasion``).
 * A player left without territory is out; their cards go to the conqueror (who may then
   have to trade, :mod:`domain.risk.classic_cards`). The neutral army (owner -1, two-player
   games) never acts and defends normally; it is never "eliminated".
-* **policy:** the game ends when the conqueror is the only player left in the game (the
+* **decision:** the game ends when the conqueror is the only player left in the game (the
   neutral army aside); the winner takes the prize fund (``rounds.end_game``, "conquest").
 
 While an occupation is due, ``state.invasion`` is ``{"from", "to", "attackers": 0,
@@ -48,7 +48,7 @@ def occupation_due(state: RiskState) -> dict[str, Any] | None:
 def blocked(state: RiskState, seat: int) -> IllegalMove | None:
     """Why ``seat`` may neither attack nor end the attack phase now, or ``None``: an
     occupation is due, a trade is forced, or traded units are still to be placed (rules,
-    "Classic variant")."""
+    "Classic Risk")."""
     if occupation_due(state) is not None:
         return IllegalMove("occupy-first", "Move units into the conquered territory first.")
     if must_trade(state, seat):
@@ -61,7 +61,7 @@ def blocked(state: RiskState, seat: int) -> IllegalMove | None:
 
 
 def refusal(state: RiskState, seat: int, move: Attack) -> IllegalMove | None:
-    """Why ``seat`` may not make the attack ``move`` now, or ``None`` (rules, "Classic
+    """Why ``seat`` may not make the attack ``move`` now, or ``None`` (docs/risk.md, "Classic
     variant": 1-3 dice, at most the units less 1, across a border onto another's
     territory)."""
     problem = blocked(state, seat)
@@ -91,7 +91,7 @@ def max_dice(state: RiskState, source: str) -> int:
 
 def attack_moves(state: RiskState, seat: int) -> list[RiskMove]:
     """Every allowed attack: sources in map order, targets in the map's border order, each
-    number of dice from 1 up (rules, "Classic variant")."""
+    number of dice from 1 up (docs/risk.md, "Classic Risk")."""
     if blocked(state, seat) is not None:
         return []
     return [
@@ -114,8 +114,8 @@ def occupy_moves(state: RiskState) -> list[RiskMove]:
 
 
 def attack(turn: Turn, seat: int, move: Attack, rng: RandomStream) -> None:
-    """Rules, "Classic variant": one roll of the chosen dice against as many defending dice
-    as the defender may roll (**policy**); an emptied territory is conquered, and a player
+    """docs/risk.md, "Classic Risk": one roll of the chosen dice against as many defending dice
+    as the defender may roll (**decision**); an emptied territory is conquered, and a player
     left without territory is out, their cards going to the conqueror."""
     state = turn.state
     problem = refusal(state, seat, move)
@@ -140,9 +140,9 @@ def attack(turn: Turn, seat: int, move: Attack, rng: RandomStream) -> None:
 
 
 def occupy(turn: Turn, seat: int, units: int) -> None:
-    """Rules, "Classic variant": after a conquest at least as many units as dice rolled move
+    """docs/risk.md, "Classic Risk": after a conquest at least as many units as dice rolled move
     in, up to all but 1; then, if the conqueror is the only player left (the neutral army
-    aside), the game ends and the conqueror takes the prize fund (**policy**)."""
+    aside), the game ends and the conqueror takes the prize fund (**decision**)."""
     state = turn.state
     due = occupation_due(state)
     if due is None:
@@ -159,7 +159,7 @@ def occupy(turn: Turn, seat: int, units: int) -> None:
 
 
 def end_attacks(turn: Turn, seat: int) -> None:
-    """Rules, "Classic variant": the player stops attacking and goes on to the fortify move."""
+    """docs/risk.md, "Classic Risk": the player stops attacking and goes on to the fortify move."""
     problem = blocked(turn.state, seat)
     if problem is not None:
         raise problem

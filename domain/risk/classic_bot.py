@@ -1,4 +1,4 @@
-"""A bot for the classic ruleset that ends games (shared/rules/risk.md, "Classic variant";
+"""A bot for the classic ruleset that ends games (docs/risk.md, "Classic Risk";
 the classic ruleset has no settlement, so only a conquest ends a game, and uniformly random
 moves almost never conquer): it trades whenever it may, puts its reserve on its strongest
 frontier territory, attacks with the most dice wherever its attacking territory has more

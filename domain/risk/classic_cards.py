@@ -1,15 +1,15 @@
-"""Trophy cards in the classic ruleset (shared/rules/risk.md, "Classic variant"; the option
+"""Trophy cards in the classic ruleset (docs/risk.md, "Classic Risk"; the option
 ``ruleset: "classic"``).
 
 * A set is three cards of one unit symbol or one of each of the three symbols; a wild card
-  stands for any card. **policy:** these are the classic sets (not the Constitution's "one
+  stands for any card. **decision:** these are the classic sets (not the Constitution's "one
   symbol or one colour"), so that any five cards hold a set and a player who must trade
   always can.
 * A set is worth 4, 6, 8, 10, 12, 15, then 5 more for each later set (20, 25, ...), by the
   number of sets traded so far in the whole game (kept in ``state.horse``; there is no
   golden horse in the classic ruleset).
 * A player holding 5 or more cards must trade before placing any reinforcement
-  (**policy:** trades come first while 5+ are held). A player who takes an eliminated
+  (**decision:** trades come first while 5+ are held). A player who takes an eliminated
   player's cards and then holds 6 or more must trade at once, in the attack phase, until 4
   or fewer are left, and place the units so received before attacking on.
 * One card is drawn at the end of a turn in which the player conquered at least one
@@ -33,7 +33,7 @@ from domain.risk.turn import Turn
 from domain.risk.worldmap import WORLD_MAP
 
 SET_VALUES: Final = (4, 6, 8, 10, 12, 15)
-"""The first sets' values in a game (rules, "Classic variant")."""
+"""The first sets' values in a game (docs/risk.md, "Classic Risk")."""
 LATER_STEP: Final = 5
 """Each set after the last of :data:`SET_VALUES` is worth this much more than the one before."""
 MUST_TRADE_AT_START: Final = 5
@@ -45,7 +45,7 @@ TRADE_DOWN_TO: Final = 4
 
 
 def is_classic_set(traded: tuple[str, ...] | list[str]) -> bool:
-    """Rules, "Classic variant" (card sets): three different cards, all of one unit symbol or
+    """docs/risk.md, "Classic Risk" (card sets): three different cards, all of one unit symbol or
     one of each symbol; a wild card stands for any card."""
     if len(traded) != 3 or len(set(traded)) != 3:
         return False
@@ -54,12 +54,12 @@ def is_classic_set(traded: tuple[str, ...] | list[str]) -> bool:
 
 
 def classic_sets_in(hand: list[str]) -> list[tuple[str, str, str]]:
-    """Every classic set in ``hand``, cards in hand order (rules, "Classic variant")."""
+    """Every classic set in ``hand``, cards in hand order (docs/risk.md, "Classic Risk")."""
     return [c for c in combinations(hand, 3) if is_classic_set(c)]
 
 
 def set_value(traded_before: int) -> int:
-    """Rules, "Classic variant": the value of the set traded after ``traded_before`` sets in
+    """docs/risk.md, "Classic Risk": the value of the set traded after ``traded_before`` sets in
     this game: 4, 6, 8, 10, 12, 15, then +5 each (20, 25, ...)."""
     if traded_before < len(SET_VALUES):
         return SET_VALUES[traded_before]
@@ -67,7 +67,7 @@ def set_value(traded_before: int) -> int:
 
 
 def must_trade(state: RiskState, seat: int) -> bool:
-    """Whether ``seat`` must trade a set before doing anything else (rules, "Classic
+    """Whether ``seat`` must trade a set before doing anything else (docs/risk.md, "Classic
     variant"): 5+ cards in the reinforcement phase; in the attack phase 6+ cards, or 5+
     while units from an earlier trade of the same trading-down are still to be placed
     (only a trade-down leaves a reserve in the attack phase)."""
@@ -83,12 +83,12 @@ def must_trade(state: RiskState, seat: int) -> bool:
 
 def may_trade(state: RiskState, seat: int) -> bool:
     """Sets are traded in the reinforcement phase, and in the attack phase only when an
-    elimination forces it (rules, "Classic variant")."""
+    elimination forces it (docs/risk.md, "Classic Risk")."""
     return state.phase == REINFORCEMENT or must_trade(state, seat)
 
 
 def trade(turn: Turn, seat: int, traded: tuple[str, str, str]) -> None:
-    """Rules, "Classic variant": three own cards forming a classic set give the next set
+    """docs/risk.md, "Classic Risk": three own cards forming a classic set give the next set
     value as reinforcements; the count of sets traded in the game moves on."""
     state = turn.state
     if not may_trade(state, seat):

@@ -1,4 +1,4 @@
-"""A classic turn's frame (shared/rules/risk.md, "Classic variant"): reinforcements at the
+"""A classic turn's frame (docs/risk.md, "Classic Risk"): reinforcements at the
 start, placing them, the one fortify move and the end of the turn.
 
 * A turn starts with reinforcements: the territories held / 3 rounded down, at least 3, plus
@@ -8,7 +8,7 @@ start, placing them, the one fortify move and the end of the turn.
   by itself (phase ``invasion``, :mod:`domain.risk.classic_battle`). Units received from a
   forced trade in the attack phase are placed there before attacking on.
 * After the attacks, one fortify move: units from one own territory to another connected
-  to it through own territories, leaving at least 1 (**policy**); the fortify move ends the
+  to it through own territories, leaving at least 1 (**decision**); the fortify move ends the
   turn, or the player ends it without one (``EndTurn``).
 * At the end of a turn with a conquest the player draws one card; the next player still in
   the game takes a turn, and after the last one in turn order the next round begins (no
@@ -37,11 +37,11 @@ from domain.risk.turn import Turn
 from domain.risk.worldmap import WORLD_MAP
 
 MINIMUM_REINFORCEMENTS: Final = 3
-"""Rules, "Classic variant": territories / 3, but never fewer than 3."""
+"""docs/risk.md, "Classic Risk": territories / 3, but never fewer than 3."""
 
 
 def start_turn(turn: Turn) -> None:
-    """Rules, "Classic variant" (reinforce): the seat whose ``TurnStarted`` was just emitted
+    """docs/risk.md, "Classic Risk" (reinforce): the seat whose ``TurnStarted`` was just emitted
     receives max(3, territories // 3) plus each whole continent's bonus and begins its
     reinforcement phase. Does nothing unless the last event emitted is ``TurnStarted``, so
     calling it twice is harmless."""
@@ -77,8 +77,8 @@ def place_moves(state: RiskState, seat: int) -> list[RiskMove]:
 
 
 def place(turn: Turn, seat: int, units: dict[str, int]) -> None:
-    """Rules, "Classic variant": the reserve goes onto own territories, after any trade the
-    player must make (**policy**); once the reinforcement phase's reserve is all placed the
+    """docs/risk.md, "Classic Risk": the reserve goes onto own territories, after any trade the
+    player must make (**decision**); once the reinforcement phase's reserve is all placed the
     attack phase begins."""
     state = turn.state
     if must_trade(state, seat):
@@ -116,8 +116,8 @@ def fortify_moves(state: RiskState, seat: int) -> list[RiskMove]:
 
 
 def fortify(turn: Turn, seat: int, move: Fortify, rng: RandomStream) -> None:
-    """Rules, "Classic variant": one fortify move, from one own territory to another
-    connected through own territories, leaving at least 1 (**policy**); it ends the turn."""
+    """docs/risk.md, "Classic Risk": one fortify move, from one own territory to another
+    connected through own territories, leaving at least 1 (**decision**); it ends the turn."""
     state = turn.state
     for territory in (move.source, move.target):
         if state.owner.get(territory) != seat:
@@ -138,7 +138,7 @@ def fortify(turn: Turn, seat: int, move: Fortify, rng: RandomStream) -> None:
 
 
 def end_turn(turn: Turn, seat: int, rng: RandomStream) -> None:
-    """Rules, "Classic variant": a card for a turn with a conquest; then the next player
+    """docs/risk.md, "Classic Risk": a card for a turn with a conquest; then the next player
     still in the game in turn order, and after the last one the next round (no exchange
     session in the classic ruleset)."""
     state = turn.state

@@ -1,7 +1,11 @@
-"""Routes for moving units in the reinforcement phase (shared/rules/risk.md, "Reinforcement
-phase", last paragraph; seed 003, Art. 12): units move to an own adjacent territory, or along
-a *corridor* of allied territories -- territories of other players who have each recorded
-their consent (``state.passage[ally]`` lists the seats an ally lets through).
+"""Routes for moving units in the reinforcement phase (docs/risk.md, "Moving units"; seed
+003, Art. 12): units move "along neighbouring territories or to territories reached by a
+corridor of allied territories (of a player who consents to troops moving through their
+territories)". One rule covers both: a route runs from an own territory to another own
+territory through any number of territories, each of them either the mover's own or held
+by another player who has granted the mover passage (``state.passage[ally]`` lists the seats
+an ally lets through). So ``Alaska>Greenland`` through one's own Northwest Territory is a
+route exactly as it is through a consenting ally's.
 
 The route found is the shortest; among routes of equal length the one first in map order is
 taken (breadth-first search visiting neighbours in map order), so it is deterministic.
@@ -27,21 +31,19 @@ def _map_order(world: WorldMap) -> dict[str, int]:
 
 
 def _open_to(state: RiskState, seat: int, territory: str) -> bool:
-    """Whether ``seat``'s units may pass through ``territory``: another player holds it and
-    that player has granted ``seat`` passage (seed 003, Art. 12: "the player who consents to
-    the movement of troops through their territories")."""
+    """Whether ``seat``'s units may pass through ``territory``: ``seat`` holds it, or
+    another player holds it and has granted ``seat`` passage (seed 003, Art. 12: "the
+    player who consents to the movement of troops through their territories")."""
     holder = state.owner.get(territory)
-    return holder is not None and holder != seat and seat in state.passage[holder]
+    return holder is not None and (holder == seat or seat in state.passage[holder])
 
 
 def routes_from(
     state: RiskState, seat: int, source: str, world: WorldMap = WORLD_MAP
 ) -> dict[str, list[str]]:
-    """Every own territory ``seat`` can move units to from ``source``, with the route taken
-    (``[source, ..., target]``): a border, or a corridor whose inner territories all belong
-    to allies who consented (rules, "Reinforcement phase": "along a corridor of an ally's
-    territories when that ally consents"). Own territories are ends of a route, never
-    inner steps of a corridor."""
+    """Every own territory ``seat`` can move units to from ``source``, with the shortest
+    route taken (``[source, ..., target]``): a border, or a chain whose inner territories
+    are each ``seat``'s own or a consenting ally's (docs/risk.md, "Moving units")."""
     order = _map_order(world)
     previous: dict[str, str] = {source: source}
     queue: deque[str] = deque([source])
@@ -51,21 +53,41 @@ def routes_from(
         for there in sorted(world.adjacency[here], key=order.__getitem__):
             if there in previous:
                 continue
-            if state.owner.get(there) == seat:
-                previous[there] = here
+            if not _open_to(state, seat, there):
+                continue
+            previous[there] = here
+            queue.append(there)
+            if state.owner[there] == seat:
                 found[there] = _path(previous, there)
-            elif _open_to(state, seat, there):
-                previous[there] = here
-                queue.append(there)
     return found
+
+
+def reachable(state: RiskState, seat: int, world: WorldMap = WORLD_MAP) -> dict[str, list[str]]:
+    """For each of ``seat``'s territories, the other own territories a route joins it to
+    (docs/risk.md, "Moving units"), in map order: the own territories of one connected part
+    of the territories open to ``seat``. The same targets as :func:`routes_from`, found for
+    every source at once and without the routes (the legal-move list needs only these)."""
+    part: dict[str, int] = {}
+    for start in (t.name for t in world.territories):
+        if start in part or not _open_to(state, seat, start):
+            continue
+        part[start] = len(part)
+        label, queue = part[start], deque([start])
+        while queue:
+            for there in world.adjacency[queue.popleft()]:
+                if there not in part and _open_to(state, seat, there):
+                    part[there] = label
+                    queue.append(there)
+    own = [t.name for t in world.territories if state.owner.get(t.name) == seat]
+    return {a: [b for b in own if b != a and part[b] == part[a]] for a in own}
 
 
 def route(
     state: RiskState, seat: int, source: str, target: str, world: WorldMap = WORLD_MAP
 ) -> list[str] | None:
     """The route ``seat``'s units take from ``source`` to ``target`` (both its own), or
-    ``None`` when there is neither a border nor a consented corridor (rules, "Reinforcement
-    phase")."""
+    ``None`` when no chain of own and consenting allies' territories joins them
+    (docs/risk.md, "Moving units")."""
     return routes_from(state, seat, source, world).get(target)
 
 
@@ -77,8 +99,9 @@ def _path(previous: dict[str, str], end: str) -> list[str]:
 
 
 def consent(turn: Turn, seat: int, to: int, *, granting: bool) -> None:
-    """Seed 003, Art. 12: consent to move through one's territories is an explicit, recorded
-    act of the ally (given or withdrawn in the exchange session); it lasts until revoked."""
+    """Seed 003, Art. 12 (docs/risk.md, "Moving units"): consent to move through one's
+    territories is an explicit, recorded act of the ally (given or withdrawn in the exchange
+    session); it lasts until revoked."""
     state = turn.state
     if to == seat or to not in state.active():
         raise IllegalMove("no-such-seat", f"Seat {to} is not another player in the game.")

@@ -1,4 +1,4 @@
-"""Deals of the exchange session (shared/rules/risk.md, "Exchange session"; seed 003,
+"""Deals of the exchange session (docs/risk.md, "Exchange session"; seed 003,
 Art. 13): the parties give, swap or sell territories (with every unit on them), trophy
 cards, units (delivered as reinforcements at the receiver's next reinforcement phase, seed
 003, Art. 12 item 5) and money. This module checks that a deal can be carried out now and
@@ -41,7 +41,7 @@ def transfer_from_json(data: dict[str, Any]) -> Transfer:
 def check_parties(
     state: RiskState, by: int, to: tuple[int, ...], transfers: tuple[Transfer, ...]
 ) -> None:
-    """Rules, "Exchange session": a deal is between the proposer and the seats it is
+    """docs/risk.md, "Exchange session": a deal is between the proposer and the seats it is
     addressed to -- other players still in the game -- and each of them takes part in
     some transfer; no transfer involves anyone else."""
     active = state.active()
@@ -65,8 +65,8 @@ def check_parties(
 def check_holdings(
     state: RiskState, transfers: tuple[Transfer, ...], speaker: int | None = None
 ) -> None:
-    """Rules, "Exchange session": each giver holds now what it gives -- its territories,
-    cards in its hand, units leaving at least 1 on each territory (**policy**, as in the
+    """docs/risk.md, "Exchange session": each giver holds now what it gives -- its territories,
+    cards in its hand, units leaving at least 1 on each territory (**decision**, as in the
     reinforcement phase), money within its purse -- and no party is left without a
     territory. Cards are checked only for ``speaker`` (the proposer, who may be told about
     its own hand) or, with ``speaker=None``, for everyone with a message naming no card."""
@@ -126,7 +126,7 @@ def _check_territory_left(state: RiskState, transfers: tuple[Transfer, ...]) -> 
 
 
 def execute(state: RiskState, transfers: list[dict[str, Any]]) -> None:
-    """Carry out a deal (rules, "Exchange session"): territories change owner with every
+    """Carry out a deal (docs/risk.md, "Exchange session"): territories change owner with every
     unit on them, cards go from hand to hand, units leave the giver's territories and wait
     in the receiver's ``incoming`` for its next reinforcement phase, money goes from purse
     to purse."""

@@ -1,4 +1,4 @@
-"""One roll of a Risk battle (shared/rules/risk.md, "Invasion phase", "A battle"; seed 003,
+"""One roll of a Risk battle (docs/risk.md, "Invasion phase", "A battle"; seed 003,
 Article 11): how many dice each side rolls, how they are compared, and the losses.
 
 The attacker always leaves 1 unit at home: with 4+ units on the attacking territory 3 dice,
@@ -68,8 +68,8 @@ def compare(attacker: tuple[int, ...], defender: tuple[int, ...]) -> tuple[int, 
 
 def roll(rng: RandomStream, attackers: int, defenders: int) -> Roll:
     """Roll once with ``attackers`` (1-3) and ``defenders`` (1-2) engaged units, one die per
-    engaged unit (rules, "A battle": later rolls of a battle use the surviving engaged units),
-    drawing the attacker's dice then the defender's from ``rng``."""
+    engaged unit (docs/risk.md, "A battle": later rolls of a battle use the surviving engaged
+    units), drawing the attacker's dice then the defender's from ``rng``."""
     if not 1 <= attackers <= MAX_ATTACK_DICE or not 1 <= defenders <= MAX_DEFENCE_DICE:
         raise ValueError("a roll needs 1-3 engaged attackers and 1-2 engaged defenders")
     n_att, n_def = attackers, defenders

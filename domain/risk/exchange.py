@@ -1,4 +1,4 @@
-"""The exchange session at the end of each round (shared/rules/risk.md, "Exchange session"
+"""The exchange session at the end of each round (docs/risk.md, "Exchange session"
 and "End of the game"; seed 003, Art. 3, Art. 4 "кон обмена", Art. 13): every player still
 in the game may propose deals (see :mod:`domain.risk.deals`) and a settlement of the prize
 fund, accept, decline or withdraw proposals, grant or revoke passage through their
@@ -50,7 +50,7 @@ def open_session(turn: Turn) -> None:
 
 
 def current(state: RiskState) -> list[int]:
-    """The seats that may act in the session (rules, "Exchange session"): players still in
+    """The seats that may act in the session (docs/risk.md, "Exchange session"): players still in
     the game who are not done, and players who must answer a proposal addressed to them;
     ascending, empty when the session is over."""
     if state.phase != EXCHANGE:
@@ -98,7 +98,7 @@ def _equal_settlement(state: RiskState) -> Settle:
 
 
 def play(state: RiskState, seat: int, move: RiskMove, rng: RandomStream) -> list[Event]:
-    """The events of ``move`` by ``seat`` in the exchange session (rules, "Exchange
+    """The events of ``move`` by ``seat`` in the exchange session (docs/risk.md, "Exchange
     session"); ``IllegalMove`` if the rules do not allow it now. A seat that is done may
     only answer proposals addressed to it."""
     del rng  # nothing in the session is random
@@ -162,7 +162,7 @@ def _proposal_to(state: RiskState, seat: int, number: int) -> dict[str, Any]:
 
 
 def _accept(turn: Turn, seat: int, number: int) -> None:
-    """Rules, "Exchange session" and "End of the game": when every addressee has accepted,
+    """docs/risk.md, "Exchange session" and "End of the game": when every addressee has accepted,
     a deal is checked again and executed (or fails, changing nothing); a settlement ends
     the game and pays out the fund."""
     proposal = _proposal_to(turn.state, seat, number)
@@ -187,7 +187,7 @@ def _accept(turn: Turn, seat: int, number: int) -> None:
 
 
 def _settle(turn: Turn, seat: int, shares: dict[int, int]) -> None:
-    """Rules, "End of the game": a settlement divides the whole prize fund among players
+    """docs/risk.md, "End of the game": a settlement divides the whole prize fund among players
     still in the game; it is put to every other one of them."""
     state = turn.state
     active = state.active()
@@ -210,7 +210,7 @@ def _settle(turn: Turn, seat: int, shares: dict[int, int]) -> None:
 
 
 def _close_if_over(turn: Turn) -> None:
-    """Rules, "Exchange session": the session ends when every player in the game is done
+    """docs/risk.md, "Exchange session": the session ends when every player in the game is done
     (and no proposal waits for an answer); the next round starts."""
     state = turn.state
     if state.phase != EXCHANGE or state.proposals:

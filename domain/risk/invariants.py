@@ -1,6 +1,7 @@
-"""The conservation laws of Risk, checked after every event by the conformance run (issue 6
-part 8; docs/risk.md, "Invariants"): units, cards and money are never created or lost except
-by the rules that create or destroy them."""
+"""The conservation laws of Risk, checked after every event by the conformance run
+(docs/risk.md, "Invariants"): units, cards and money are never created or lost except by the
+rules that create or destroy them. Money is only ever in the purses and the prize fund
+(docs/risk.md, "Money"): their sum is what the players brought, stake plus purse each."""
 
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ def _cards(state: RiskState) -> list[str]:
 
 
 def _money(state: RiskState) -> list[str]:
-    total = sum(state.purse) + state.fund + state.bank
+    total = sum(state.purse) + state.fund
     if total == 0 and state.phase == COLOURS:
         return []  # the opening has not paid the money in yet
     expected = state.players * (state.options["stake"] + state.options["purse"])

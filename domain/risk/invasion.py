@@ -1,4 +1,4 @@
-"""The invasion phase of a player's turn (shared/rules/risk.md, "Invasion phase"; seed 003,
+"""The invasion phase of a player's turn (docs/risk.md, "Invasion phase"; seed 003,
 Articles 10-11): invasions launched at most once from each own territory, none from a
 territory captured this turn; battles rolled with the engaged units (:mod:`domain.risk.dice`)
 until one side's engaged units are gone; a captured territory receives exactly 1 unit and
@@ -55,7 +55,7 @@ def refusal(state: RiskState, seat: int, source: str, target: str) -> IllegalMov
 def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
     """Without an open invasion every allowed ``Invade`` (sources in map order, targets in
     the map's border order) and ``EndInvasions``; with one ``Roll``, ``Fight`` and ``Stop``
-    (rules, "Invasion phase")."""
+    (docs/risk.md, "Invasion phase")."""
     if state.phase != INVASION or state.seat != seat:
         return []
     if state.invasion is not None:
@@ -70,7 +70,7 @@ def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
 
 
 def play(state: RiskState, seat: int, move: RiskMove, rng: RandomStream) -> list[Event]:
-    """The events of ``seat``'s invasion-phase move (rules, "Invasion phase");
+    """The events of ``seat``'s invasion-phase move (docs/risk.md, "Invasion phase");
     ``IllegalMove`` when it is not allowed now. ``state`` is not changed."""
     if state.phase != INVASION or state.seat != seat:
         raise IllegalMove("not-your-turn", "It is not your turn to invade.")
@@ -151,9 +151,9 @@ def _stopped(turn: Turn, seat: int, invasion: dict[str, Any], reason: str) -> No
 
 
 def _capture(turn: Turn, seat: int, rng: RandomStream, invasion: dict[str, Any]) -> None:
-    """Capture (rules, "Invasion phase"): exactly 1 unit moves in, a trophy card is drawn; a
-    player left without territory is out and their cards go to the conqueror (**policy**);
-    a player holding every territory wins the fund (rules, "End of the game")."""
+    """Capture (docs/risk.md, "Invasion phase"): exactly 1 unit moves in, a trophy card is drawn; a
+    player left without territory is out and their cards go to the conqueror (**decision**);
+    a player holding every territory wins the fund (docs/risk.md, "End of the game")."""
     target = invasion["to"]
     previous = turn.state.owner[target]
     data = {"seat": seat, "from": invasion["from"], "to": target, "previous_owner": previous}

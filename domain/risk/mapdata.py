@@ -1,7 +1,8 @@
 # ruff: noqa: E501
-"""The classic world map of Risk as data (shared/rules/risk.md, intro and "Reinforcement phase"
-item 3): a copy of ``shared/rules/risk-world-map.json`` -- same content, one continent or
-territory per line -- embedded as a module so that the domain reads no file.
+"""The classic world map of Risk as data (docs/risk.md, "Map" and "Reinforcement phase"
+item 3): the project's own statement of the classic map (seed 003, Art. 1: 42 territories in
+six continents), one continent or territory per line, embedded as a module so that the domain
+reads no file; tests/unit/risk/test_worldmap.py checks it against the facts docs/risk.md lists.
 
 42 territories, 6 continents with their bonuses, 83 borders (each listed from both sides),
 a card symbol per territory (14 infantry, 14 cavalry, 14 artillery) and 2 wild cards.

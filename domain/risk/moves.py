@@ -1,6 +1,6 @@
 """Risk moves as small values (docs/risk.md, "Moves"). Every phase of the Constitution and
 of the classic ruleset (``attack``, ``occupy``, ``end-attacks``, ``fortify``;
-shared/rules/risk.md, "Classic variant") has its moves here; the phase modules decide
+docs/risk.md, "Classic Risk") has its moves here; the phase modules decide
 whether a move is legal now. :mod:`domain.risk.move_json` reads and writes their JSON form,
 :mod:`domain.risk.move_notation` their compact notation.
 
@@ -43,7 +43,7 @@ from typing import Any
 from domain.protocol import InvalidMove
 
 COLOURS = ("black", "blue", "green", "pink", "red", "yellow")
-"""The six army colours a player may choose (shared/rules/risk.md, "Setup")."""
+"""The six army colours a player may choose (docs/risk.md, "Setup")."""
 
 
 def malformed(detail: str) -> InvalidMove:
@@ -145,7 +145,8 @@ class Buy:
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """Move ``units`` units from ``source`` to ``target`` (adjacent, or through a corridor)."""
+    """Move ``units`` units from ``source`` to ``target`` (along a route of own and
+    consenting allies' territories; docs/risk.md, "Moving units")."""
 
     source: str
     target: str

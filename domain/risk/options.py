@@ -1,4 +1,4 @@
-"""Game options of Risk (shared/rules/risk.md, the **policy** lines; docs/risk.md,
+"""Game options of Risk (docs/risk.md, the **Decision** lines and
 "Options"): the numbers the players may agree to change, with the Constitution's defaults.
 
 * ``ruleset`` -- ``"constitution"`` (default) or ``"classic"``;
@@ -6,10 +6,11 @@
   takes the table by player count (2: 40, 3: 35, 4: 30, 5: 25, 6: 20);
 * ``placement_step`` -- units placed per turn while setting up (3);
 * ``stake`` -- kopecks each player pays into the prize fund (1000 = 10 hryvnia);
-* ``purse`` -- kopecks each player keeps as own money (1000);
-* ``unit_price`` -- kopecks per bought unit (50);
+* ``purse`` -- kopecks each player keeps as own money (1000; a decision: docs/risk.md, "Money");
+* ``unit_price`` -- kopecks per bought unit (50), paid into the prize fund ("Money");
 * ``buy_from_round`` -- the first round in which units may be bought (3: "after 2 rounds");
-* ``golden_horse`` -- the golden horse track (4, 6, 8, 10, 12, 15; from the end back to 4).
+* ``golden_horse`` -- the golden horse track (4, 6, 8, 10, 12, 15; from the end back to 4;
+  the seed gives 4 and 15, the steps between are a decision: "Reinforcement phase" item 2).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any, Final
 from domain.protocol import InvalidOptions
 
 STARTING_UNITS: Final = {2: 40, 3: 35, 4: 30, 5: 25, 6: 20}
-"""Starting units by player count (seed 003, Art. 7; 25 for five players is our policy:
+"""Starting units by player count (seed 003, Art. 7; 25 for five players is our decision:
 the seed's 45 is a misprint in a falling series)."""
 
 RULESETS: Final = ("constitution", "classic")

@@ -1,8 +1,9 @@
-"""The reinforcement phase of a player's turn (shared/rules/risk.md, "Reinforcement phase";
+"""The reinforcement phase of a player's turn (docs/risk.md, "Reinforcement phase";
 seed 003, Art. 12): reinforcements are received (territories / 3, whole continents, units
 transferred in the exchange session), trophy cards are traded for the golden horse's bonus,
-units are bought, the reserve is placed on own territories and units are moved across a
-border or along an ally's consented corridor; the turn then passes on, and after the last
+units are bought (the price paid into the prize fund: "Money"), the reserve is placed on own
+territories and units are moved along routes of own and consenting allies' territories
+("Moving units"); the turn then passes on, and after the last
 player's turn the exchange session opens (seed 003, Art. 13).
 
 Events: ``ReinforcementsReceived``, ``CardsTraded``, ``UnitsBought``, ``UnitsMoved``,
@@ -17,7 +18,7 @@ from typing import Any
 from domain.protocol import Event, IllegalMove
 from domain.randomness import RandomStream
 from domain.risk import cards, exchange, rounds
-from domain.risk.corridor import route, routes_from
+from domain.risk.corridor import reachable, route
 from domain.risk.moves import Buy, EndTurn, Move, Place, RiskMove, Trade
 from domain.risk.state import REINFORCEMENT, RiskState
 from domain.risk.turn import Turn
@@ -27,7 +28,7 @@ Data = dict[str, Any]
 
 
 def start_reinforcement(turn: Turn) -> None:
-    """The current player receives reinforcements (rules, "Reinforcement phase" items 1, 3
+    """The current player receives reinforcements (docs/risk.md, "Reinforcement phase" items 1, 3
     and 5): territories held / 3 rounded down (no minimum of 3), each whole continent's
     bonus, and the units transferred in the last exchange session."""
     state = turn.state
@@ -50,20 +51,21 @@ def start_reinforcement(turn: Turn) -> None:
 
 def movable(state: RiskState, territory: str) -> int:
     """Units that may still leave ``territory`` this turn: one always stays, and a unit
-    moves at most once per turn (rules, "Reinforcement phase", **policy**)."""
+    moves at most once per turn (docs/risk.md, "Moving units", **decision**)."""
     return state.units[territory] - 1 - state.moved.get(territory, 0)
 
 
 def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
     """Every trade of a set, every affordable purchase (from the buying round on), placing 1
     or the whole reserve on each own territory, moving 1 or every movable unit along each
-    route, and ending the turn once the reserve is placed (rules, "Reinforcement phase").
+    route, and ending the turn once the reserve is placed (docs/risk.md, "Reinforcement phase").
     Splitting a placement or moving other amounts is legal too, but not listed."""
     out: list[RiskMove] = [Trade(s) for s in cards.sets_in(state.hands[seat])]
     if state.round >= state.options["buy_from_round"]:
         affordable = state.purse[seat] // state.options["unit_price"]
         out.extend(Buy(n) for n in range(1, affordable + 1))
     own = state.territories_of(seat)
+    targets = reachable(state, seat)
     reserve = state.reserve[seat]
     for territory in own if reserve else []:
         out.extend(Place(((territory, n),)) for n in sorted({1, reserve}))
@@ -71,7 +73,7 @@ def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
         free = movable(state, source)
         if free < 1:
             continue
-        for target in routes_from(state, seat, source):
+        for target in targets[source]:
             out.extend(Move(source, target, n) for n in sorted({1, free}))
     if reserve == 0:
         out.append(EndTurn())
@@ -100,7 +102,7 @@ def play(state: RiskState, seat: int, move: RiskMove, rng: RandomStream) -> list
 
 
 def _trade(turn: Turn, seat: int, traded: tuple[str, str, str]) -> None:
-    """Rules, "Reinforcement phase" item 2: three own cards with one unit symbol or one
+    """docs/risk.md, "Reinforcement phase" item 2: three own cards with one unit symbol or one
     colour (a wild card stands for any) give the horse's bonus; the horse moves on and from
     the last position returns to the first (15 -> 4)."""
     state = turn.state
@@ -124,8 +126,9 @@ def _trade(turn: Turn, seat: int, traded: tuple[str, str, str]) -> None:
 
 
 def _buy(turn: Turn, seat: int, units: int) -> None:
-    """Rules, "Reinforcement phase" item 4: units cost ``unit_price`` kopecks each from the
-    player's own money, from round ``buy_from_round`` on ("after 2 rounds")."""
+    """docs/risk.md, "Reinforcement phase" item 4 and "Money": units cost ``unit_price``
+    kopecks each from the player's purse, paid into the prize fund, from round
+    ``buy_from_round`` on ("after 2 rounds")."""
     state = turn.state
     first = state.options["buy_from_round"]
     if state.round < first:
@@ -139,7 +142,7 @@ def _buy(turn: Turn, seat: int, units: int) -> None:
 
 
 def place_reserve(turn: Turn, seat: int, units: dict[str, int]) -> None:
-    """Rules, "Reinforcement phase" (and the classic variant's): the reserve is placed on
+    """docs/risk.md, "Reinforcement phase" (and the classic variant's): the reserve is placed on
     own territories, any part of it at a time."""
     state = turn.state
     for territory in units:
@@ -154,8 +157,8 @@ def place_reserve(turn: Turn, seat: int, units: dict[str, int]) -> None:
 
 
 def _move(turn: Turn, seat: int, source: str, target: str, units: int) -> None:
-    """Rules, "Reinforcement phase": units move between own territories across a border or
-    along a corridor of consenting allies; **policy:** a territory keeps 1 unit and a unit
+    """docs/risk.md, "Moving units": units move between own territories along a route of own
+    and consenting allies' territories; **decision:** a territory keeps 1 unit and a unit
     moves at most once per turn."""
     state = turn.state
     for territory in (source, target):
@@ -173,7 +176,8 @@ def _move(turn: Turn, seat: int, source: str, target: str, units: int) -> None:
     path = route(state, seat, source, target)
     if path is None:
         raise IllegalMove(
-            "no-route", f"{target} is neither next to {source} nor reachable by a corridor."
+            "no-route",
+            f"No chain of your own or consenting allies' territories joins {source} to {target}.",
         )
     turn.emit(
         "UnitsMoved", {"seat": seat, "from": source, "to": target, "units": units, "path": path}
@@ -181,7 +185,7 @@ def _move(turn: Turn, seat: int, source: str, target: str, units: int) -> None:
 
 
 def _end_turn(turn: Turn, seat: int) -> None:
-    """Rules, "A player's turn": the turn ends once every reinforcement is placed; the next
+    """docs/risk.md, "A player's turn": the turn ends once every reinforcement is placed; the next
     player still in the game takes a turn, and after the last one in turn order the
     exchange session opens (seed 003, Art. 4 "round", Art. 13)."""
     state = turn.state
@@ -214,7 +218,7 @@ def _cards_traded(state: RiskState, data: Data) -> None:
 def _units_bought(state: RiskState, data: Data) -> None:
     seat = data["seat"]
     state.purse[seat] -= data["cost"]
-    state.bank += data["cost"]
+    state.fund += data["cost"]
     state.reserve[seat] += data["units"]
     state.units_in += data["units"]
 

@@ -1,4 +1,4 @@
-"""Events shared by the phases (shared/rules/risk.md, "A player's turn", "End of the
+"""Events shared by the phases (docs/risk.md, "A player's turn", "End of the
 game"): a round starting, a player's turn starting (its invasion phase), units placed from a
 reserve (setup and reinforcement alike) and the end of the game, with the functions the phase
 modules call to emit them."""

@@ -1,5 +1,5 @@
 """Risk by the Constitution as a :class:`domain.protocol.Rules` implementation
-(shared/rules/risk.md; docs/risk.md): which phase module decides a move, who acts, and the
+(docs/risk.md): which phase module decides a move, who acts, and the
 protocol's reading functions. The phases live in :mod:`domain.risk.setup`,
 :mod:`domain.risk.invasion`, :mod:`domain.risk.reinforcement` and
 :mod:`domain.risk.exchange`.
@@ -37,12 +37,12 @@ from domain.risk.state import (
 )
 from domain.risk.view import event_view, outcome, summary, view
 
-RULES_VERSION: Final = "risk-2"
-"""Changes whenever the rules' decisions change (docs/risk.md, "Rules decisions")."""
+RULES_VERSION: Final = "risk-3"
+"""Changes whenever the rules' decisions change (docs/risk.md, "Rules versions")."""
 
 
 class _Phase(Protocol):
-    """What a phase module provides (docs/risk.md, "Engine")."""
+    """What a phase module provides (docs/risk.md, the module table)."""
 
     def legal_moves(self, state: RiskState, seat: int) -> list[RiskMove]: ...
 
@@ -70,7 +70,7 @@ def _module(state: RiskState) -> _Phase:
 
 class RiskRules:
     """Risk by the Constitution, or classic Risk (``ruleset: "classic"``), for 2-6 players
-    (shared/rules/risk.md)."""
+    (docs/risk.md)."""
 
     def __init__(self) -> None:
         self.name = "risk"
@@ -90,7 +90,7 @@ class RiskRules:
         return normalise_options(options)
 
     def setup(self, players: int, options: Mapping[str, Any]) -> RiskState:
-        """The state before the turn-order rolls: 2-6 players (rules, "Setup")."""
+        """The state before the turn-order rolls: 2-6 players (docs/risk.md, "Setup")."""
         fixed = self.normalise_options(options)
         if type(players) is not int or not self.min_players <= players <= self.max_players:
             raise InvalidOptions("invalid-player-count", "Risk is played by 2 to 6 players.")

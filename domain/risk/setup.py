@@ -1,4 +1,4 @@
-"""Setting up a game of Risk (shared/rules/risk.md, "Setup"; seed 003, Articles 5-9): the
+"""Setting up a game of Risk (docs/risk.md, "Setup"; seed 003, Articles 5-9): the
 turn order by dice (ties re-rolled among the tied), the territory cards dealt into one pile
 per player (one unit on each territory), the starting units and the prize fund; then the
 phase ``colours`` (colours chosen in turn order) and the phase ``placement`` (starting units
@@ -29,9 +29,9 @@ NEUTRAL = -1
 
 
 def begin(state: RiskState, rng: RandomStream) -> list[Event]:
-    """The opening (rules, "Setup"): the turn order by dice (seed 003 Art. 6), the territories
-    dealt (Art. 5), the starting units (Art. 7) and the prize fund paid (Art. 9). The phase
-    stays ``colours``: the first in turn order chooses a colour first."""
+    """The opening (docs/risk.md, "Setup"): the turn order by dice (seed 003 Art. 6), the
+    territories dealt (Art. 5), the starting units (Art. 7) and the prize fund paid (Art. 9).
+    The phase stays ``colours``: the first in turn order chooses a colour first."""
     turn = Turn(state)
     order = _decide_order(turn, list(range(state.players)), rng)
     turn.emit("TurnOrderDecided", {"order": order})
@@ -56,7 +56,7 @@ def _decide_order(turn: Turn, seats: list[int], rng: RandomStream) -> list[int]:
 def deal_piles(state: RiskState) -> list[int]:
     """The owners of the deal's piles: the seats in turn order; with ``ruleset: classic``
     and two players a third pile for the neutral army, owner -1, which places nothing more
-    (rules, "Classic variant")."""
+    (docs/risk.md, "Classic Risk")."""
     if state.options.get("ruleset") == "classic" and state.players == 2:
         return [*state.order, NEUTRAL]
     return list(state.order)
@@ -64,7 +64,7 @@ def deal_piles(state: RiskState) -> list[int]:
 
 def _deal(turn: Turn, rng: RandomStream) -> None:
     """The 42 territory cards shuffled (map order in) and dealt one at a time in turn order,
-    so earlier players may get one more (rules, "Setup"; seed 003 Art. 5)."""
+    so earlier players may get one more (docs/risk.md, "Setup"; seed 003 Art. 5)."""
     piles = deal_piles(turn.state)
     cards = rng.shuffle([t.name for t in WORLD_MAP.territories])
     dealt = {card: piles[i % len(piles)] for i, card in enumerate(cards)}
@@ -92,7 +92,7 @@ def placement_due(state: RiskState, seat: int) -> int:
 
 def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
     """In ``colours`` every free colour (seed 003 Art. 6); in ``placement`` the whole step on
-    each own territory, in map order (rules, "Setup"). Splitting the step over several own
+    each own territory, in map order (docs/risk.md, "Setup"). Splitting the step over several own
     territories is legal too but not listed, to keep the list short."""
     if current(state) != seat:
         return []
@@ -105,7 +105,7 @@ def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
 
 
 def play(state: RiskState, seat: int, move: RiskMove, rng: RandomStream) -> list[Event]:
-    """The events of ``seat`` choosing a colour or placing starting units (rules, "Setup");
+    """The events of ``seat`` choosing a colour or placing starting units (docs/risk.md, "Setup");
     ``IllegalMove`` when the move does not fit. ``state`` is not changed; no randomness."""
     del rng  # setup moves draw nothing
     if current(state) != seat:
@@ -134,7 +134,7 @@ def _choose_colour(turn: Turn, seat: int, move: Colour) -> None:
 
 def _place(turn: Turn, seat: int, move: Place) -> None:
     """Starting units placed on own territories, exactly the step (or the rest of the
-    reserve) at a time, in turn order (rules, "Setup"; seed 003 Art. 7); then the next seat
+    reserve) at a time, in turn order (docs/risk.md, "Setup"; seed 003 Art. 7); then the next seat
     in turn order with units left places, and when none is left round 1 begins (Art. 8)."""
     state = turn.state
     for territory, _ in move.units:

@@ -1,5 +1,5 @@
-"""The state of a game of Risk by the Constitution (shared/rules/risk.md; docs/risk.md,
-"State"). One mutable value, changed only by :func:`domain.risk.evolve.evolve`; the phase
+"""The state of a game of Risk by the Constitution (docs/risk.md, "The
+rules"). One mutable value, changed only by :func:`domain.risk.evolve.evolve`; the phase
 modules read it to decide moves.
 
 Phases, in the order a game passes through them: ``colours`` (choose colours in turn
@@ -21,7 +21,7 @@ INVASION = "invasion"
 REINFORCEMENT = "reinforcement"
 EXCHANGE = "exchange"
 OVER = "over"
-FORTIFY = "fortify"  # the classic ruleset's one fortify move (shared/rules/risk.md, "Classic")
+FORTIFY = "fortify"  # the classic ruleset's one fortify move (docs/risk.md, "Classic Risk")
 PHASES = (COLOURS, PLACEMENT, INVASION, REINFORCEMENT, EXCHANGE, OVER, FORTIFY)
 
 
@@ -49,7 +49,6 @@ class RiskState:
     reserve: list[int] = field(default_factory=list)
     purse: list[int] = field(default_factory=list)
     fund: int = 0
-    bank: int = 0
     hands: list[list[str]] = field(default_factory=list)
     discard: list[str] = field(default_factory=list)
     horse: int = 0
@@ -106,8 +105,12 @@ def state_to_json(state: RiskState) -> dict[str, Any]:
 
 
 def state_from_json(data: dict[str, Any]) -> RiskState:
-    """The state that :func:`state_to_json` gave ``data`` for."""
-    return RiskState(**copy_json(data))
+    """The state that :func:`state_to_json` gave ``data`` for. A snapshot taken under rules
+    ``risk-2`` holds a ``bank`` (the price of bought units); since ``risk-3`` that money is in
+    the prize fund (docs/risk.md, "Money"), which replaying the same events now gives too."""
+    fields_ = copy_json(data)
+    fields_["fund"] = fields_.get("fund", 0) + fields_.pop("bank", 0)
+    return RiskState(**fields_)
 
 
 def copy_state(state: RiskState) -> RiskState:

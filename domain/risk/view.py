@@ -1,4 +1,4 @@
-"""What each viewer may see of a game of Risk (shared/rules/risk.md, "Terms": trophy cards;
+"""What each viewer may see of a game of Risk (docs/risk.md, "Terms": trophy cards;
 issue 6 part 7; docs/risk.md, "Hidden information").
 
 A hand of cards is seen only by its owner; everyone sees how many cards each player holds.
@@ -47,7 +47,6 @@ def view(state: RiskState, viewer: Viewer) -> dict[str, Any]:
             "track": list(state.options["golden_horse"]),
         },
         "fund": state.fund,
-        "bank": state.bank,
         "invasion": dict(state.invasion) if state.invasion is not None else None,
         "launched": list(state.launched),
         "captured": list(state.captured),
@@ -138,7 +137,7 @@ def _move_view(data: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
 def outcome(state: RiskState) -> Outcome | None:
     """``None`` until ``GameEnded``; then each seat's score is its share of the prize fund
     in kopecks; ranks follow the shares; the winners are the seats that received a share
-    (the conqueror alone after a world conquest) (rules, "End of the game")."""
+    (the conqueror alone after a world conquest) (docs/risk.md, "End of the game")."""
     result = state.result
     if state.phase != OVER or result is None:
         return None

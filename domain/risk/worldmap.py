@@ -1,4 +1,4 @@
-"""The Risk map as a value (shared/rules/risk.md, intro, "Terms" and "Reinforcement phase"):
+"""The Risk map as a value (docs/risk.md, "Terms", "Reinforcement phase" and "Map"):
 territories with their continent and card symbol, continents with their bonus, and the
 borders. Built from a JSON-like dict by :func:`load_map`, so another map file can be used;
 the default is :data:`WORLD_MAP`, the classic world map embedded in :mod:`domain.risk.mapdata`.
@@ -13,7 +13,7 @@ from typing import Any
 from domain.risk.mapdata import WORLD_MAP_DATA
 
 CARD_SYMBOLS = frozenset({"infantry", "cavalry", "artillery"})
-"""The unit symbols on territory cards (rules, "Terms": a card shows a unit symbol)."""
+"""The unit symbols on territory cards (docs/risk.md, "Terms": a card shows a unit symbol)."""
 
 
 class MapError(ValueError):
@@ -22,7 +22,8 @@ class MapError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Continent:
-    """A continent: its code, name, bonus (rules, "Reinforcement phase" item 3) and territories."""
+    """A continent: its code, name, bonus (docs/risk.md, "Reinforcement phase" item 3) and
+    territories."""
 
     code: str
     name: str
@@ -32,7 +33,7 @@ class Continent:
 
 @dataclass(frozen=True, slots=True)
 class Territory:
-    """A territory: its name, continent code, card symbol and neighbours (rules, "Terms")."""
+    """A territory: its name, continent code, card symbol and neighbours (docs/risk.md, "Terms")."""
 
     name: str
     continent: str
@@ -149,8 +150,8 @@ def _check_borders(territories: tuple[Territory, ...]) -> dict[str, frozenset[st
 
 
 def load_map(data: Mapping[str, Any]) -> WorldMap:
-    """Validate a JSON-like map dict (the shape of shared/rules/risk-world-map.json) and build
-    the :class:`WorldMap`; raise :class:`MapError` on an unknown territory in a border, an
+    """Validate a JSON-like map dict (the shape of :data:`domain.risk.mapdata.WORLD_MAP_DATA`)
+    and build the :class:`WorldMap`; raise :class:`MapError` on an unknown territory in a border, an
     asymmetric or duplicate border, or a territory in no or two continents."""
     continents = _continents(data)
     territories = _territories(data)
@@ -163,4 +164,4 @@ def load_map(data: Mapping[str, Any]) -> WorldMap:
 
 
 WORLD_MAP = load_map(WORLD_MAP_DATA)
-"""The classic world map (shared/rules/risk-world-map.json), validated."""
+"""The classic world map (:mod:`domain.risk.mapdata`; docs/risk.md, "Map"), validated."""

@@ -1,7 +1,7 @@
 """Risk's dice recomputed from exported records (issue 6, "How it will be checked"):
 simulated games are exported and verified (every die re-derived from the revealed seed),
 each recorded roll's losses follow from its dice by the rules' comparison, and the rolls of
-all the records together match the exact one-roll odds of the rules page."""
+all the records together match the exact one-roll odds of docs/risk.md, "Exact odds of one roll"."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ ODDS = {
     (3, 2): {(0, 2): Fraction(2890, 7776), (1, 1): Fraction(2611, 7776)},
 }
 """Dice rolled (attacker, defender) -> (attacker losses, defender losses) -> exact odds
-(shared/rules/risk.md, "Exact dice odds")."""
+(docs/risk.md, "Exact odds of one roll")."""
 
 
 def test_dice_from_exported_records_follow_the_rules_and_the_odds() -> None:

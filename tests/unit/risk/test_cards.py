@@ -1,4 +1,4 @@
-"""Trophy cards and the golden horse (shared/rules/risk.md, "Reinforcement phase" item 2):
+"""Trophy cards and the golden horse (docs/risk.md, "Reinforcement phase" item 2):
 sets by unit symbol or colour (continent), wild cards standing for any card, the track."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The classic ruleset (shared/rules/risk.md, "Classic variant"; domain/risk/classic*.py):
+"""The classic ruleset (docs/risk.md, "Classic Risk"; domain/risk/classic*.py):
 reinforcements of at least 3 plus continents, classic sets worth 4, 6, 8, 10, 12, 15, then
 +5, forced trades at 5+ cards and after an elimination at 6+, one roll per attack with the
 attacker's chosen dice against the most the defender may roll, occupying with at least the

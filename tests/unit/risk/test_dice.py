@@ -1,4 +1,4 @@
-"""The dice engine (shared/rules/risk.md, "A battle" and "Exact dice odds"; seed 003, Art. 11)."""
+"""The dice engine (docs/risk.md, "A battle" and "Exact odds of one roll"; seed 003, Art. 11)."""
 
 from __future__ import annotations
 

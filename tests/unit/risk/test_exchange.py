@@ -1,4 +1,4 @@
-"""The exchange session (shared/rules/risk.md, "Exchange session" and "End of the game";
+"""The exchange session (docs/risk.md, "Exchange session" and "End of the game";
 seed 003, Art. 13): deals proposed, accepted atomically or failing, declined and withdrawn,
 settlements of the prize fund, consent to corridors, and the session ending only when every
 player is done."""

@@ -1,4 +1,4 @@
-"""The invasion phase (shared/rules/risk.md, "Invasion phase"; seed 003, Arts. 10-11): one
+"""The invasion phase (docs/risk.md, "Invasion phase"; seed 003, Arts. 10-11): one
 invasion per territory per turn, none from a territory captured this turn, no resuming a
 stopped invasion, battles with the engaged units, capture with exactly 1 unit, a trophy card
 per capture (the deck reshuffled when empty), elimination passing the cards on, conquest."""

@@ -1,17 +1,22 @@
-"""The reinforcement phase (shared/rules/risk.md, "Reinforcement phase"; seed 003, Art. 12):
-reinforcements received, cards traded on the golden horse track, units bought, placed and
-moved across borders or consented corridors, and the turn passing on."""
+"""The reinforcement phase (docs/risk.md, "Reinforcement phase" and "Moving units"; seed 003,
+Art. 12): reinforcements received, cards traded on the golden horse track, units bought
+(their price paid into the prize fund), placed and moved along chains of own and consenting
+allies' territories, and the turn passing on."""
 
 from __future__ import annotations
+
+import itertools
+import random
 
 import pytest
 
 from domain.protocol import Event, IllegalMove
 from domain.randomness import RandomStream
-from domain.risk import exchange, reinforcement
+from domain.risk import corridor, exchange, reinforcement
 from domain.risk.evolve import evolve
 from domain.risk.invariants import check_invariants
 from domain.risk.moves import (
+    Accept,
     Buy,
     EndTurn,
     GrantPassage,
@@ -20,6 +25,7 @@ from domain.risk.moves import (
     RevokePassage,
     RiskMove,
     Roll,
+    Settle,
     Trade,
 )
 from domain.risk.options import normalise_options
@@ -227,7 +233,25 @@ def test_buying_from_round_three_costs_fifty_kopecks_a_unit() -> None:
     state = _state(round_number=3)
     events = _play(state, Buy(4))
     assert events == [Event("UnitsBought", {"seat": 0, "units": 4, "cost": 200})]
-    assert (state.purse[0], state.bank, state.reserve[0]) == (800, 200, 4)
+    assert (state.purse[0], state.fund, state.reserve[0]) == (800, 3000 + 200, 4)
+
+
+def test_the_price_of_bought_units_is_shared_out_by_the_settlement() -> None:
+    # docs/risk.md, "Money": the price goes into the prize fund, which a settlement divides.
+    state = _state({0: ["Alaska"]}, round_number=3)
+    state.order, state.turn = [1, 2, 0], 2
+    _play(state, Buy(4))
+    _play(state, Place((("Alaska", 4),)))
+    _play(state, EndTurn())
+    assert (state.phase, state.fund, state.purse) == ("exchange", 3200, [800, 1000, 1000])
+    with pytest.raises(IllegalMove) as caught:
+        exchange.play(state, 0, Settle(((0, 1500), (1, 1500))), RNG)
+    assert caught.value.code == "shares-do-not-add-up"
+    for seat, move in [(0, Settle(((0, 1600), (1, 1600)))), (1, Accept(1)), (2, Accept(1))]:
+        for event in exchange.play(state, seat, move, RNG):
+            evolve(state, event)
+        _check_conservation(state)
+    assert (state.phase, state.fund, state.purse) == ("over", 0, [2400, 2600, 1000])
 
 
 def test_buying_beyond_the_purse_is_refused() -> None:
@@ -344,11 +368,72 @@ def test_shortest_corridor_with_ties_in_map_order() -> None:
     assert path == ["Alaska", "Northwest Territory", "Ontario"]
 
 
-def test_own_territories_are_not_inner_steps_of_a_corridor() -> None:
-    # Alaska -> Alberta -> Ontario are all seat 0's, but Ontario is not next to Alaska.
-    state = _state({0: ["Alaska", "Alberta", "Ontario"]})
+def test_alaska_to_greenland_through_own_northwest_territory() -> None:
+    # Seed 003, Art. 12: units move "along neighbouring territories"; one's own chain is a
+    # corridor as much as a consenting ally's (docs/risk.md, "Moving units").
+    state = _state({0: ["Alaska", "Northwest Territory", "Greenland"]})
     _units(state, "Alaska", 5)
-    _refused(state, Move("Alaska", "Ontario", 1), "no-route")
+    events = _play(state, Move("Alaska", "Greenland", 3))
+    assert events[0].data["path"] == ["Alaska", "Northwest Territory", "Greenland"]
+    assert (state.units["Alaska"], state.units["Northwest Territory"]) == (2, 2)
+    assert state.units["Greenland"] == 5
+    assert Move("Alaska", "Greenland", 1) in reinforcement.legal_moves(state, 0)
+
+
+def test_own_chain_reaches_as_far_as_an_allys_corridor() -> None:
+    # Alaska to Argentina through six own territories: the same reach an ally's corridor has.
+    chain = ["Alaska", "Alberta", "Western United States", "Central America", "Venezuela"]
+    state = _state({0: [*chain, "Brazil", "Argentina"]})
+    _units(state, "Alaska", 4)
+    path = _play(state, Move("Alaska", "Argentina", 3))[0].data["path"]
+    assert path == [*chain, "Brazil", "Argentina"]
+    assert state.units["Argentina"] == 5
+
+
+def test_a_route_mixes_own_and_consenting_allies_territories() -> None:
+    # Alaska (own) -> Northwest Territory (seat 1's) -> Ontario (own) -> Quebec (own).
+    state = _state({0: ["Alaska", "Ontario", "Quebec"], 1: ["Northwest Territory"]})
+    _units(state, "Alaska", 5)
+    _refused(state, Move("Alaska", "Quebec", 1), "no-route")
+    state.passage[1] = [0]
+    path = _play(state, Move("Alaska", "Quebec", 2))[0].data["path"]
+    assert path == ["Alaska", "Northwest Territory", "Ontario", "Quebec"]
+
+
+def test_a_player_who_has_not_consented_blocks_an_own_chain() -> None:
+    # Greenland is seat 0's, but every way from Alaska crosses seat 1 or seat 2, neither of
+    # whom consented.
+    state = _state({0: ["Alaska", "Alberta", "Greenland"], 1: ["Northwest Territory"]})
+    _units(state, "Alaska", 5)
+    _refused(state, Move("Alaska", "Greenland", 1), "no-route")
+    assert Move("Alaska", "Alberta", 1) in reinforcement.legal_moves(state, 0)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_listed_targets_are_those_a_route_reaches(seed: int) -> None:
+    # corridor.reachable (for the legal-move list) agrees with corridor.routes_from (for play)
+    # on random maps of three players and random consents.
+    pick = random.Random(seed)
+    state = _state()
+    state.owner = {t: pick.randrange(3) for t in state.owner}
+    state.passage = [
+        [s for s in (0, 1, 2) if s != ally and pick.random() < 0.5] for ally in (0, 1, 2)
+    ]
+    targets = corridor.reachable(state, 0)
+    for source in state.territories_of(0):
+        routes = corridor.routes_from(state, 0, source)
+        assert targets[source] == sorted(routes, key=list(state.owner).index)
+        for target, path in routes.items():
+            assert path[0] == source and path[-1] == target
+            assert all(WORLD_MAP.adjacent(a, b) for a, b in itertools.pairwise(path))
+            assert all(state.owner[t] == 0 or 0 in state.passage[state.owner[t]] for t in path)
+
+
+def test_the_shortest_own_route_is_taken_ties_in_map_order() -> None:
+    # Alaska -> Ontario: via Northwest Territory or Alberta (both own): map order wins.
+    state = _state({0: ["Alaska", "Northwest Territory", "Alberta", "Ontario"]})
+    path = _play(state, Move("Alaska", "Ontario", 1))[0].data["path"]
+    assert path == ["Alaska", "Northwest Territory", "Ontario"]
 
 
 # -- ending the turn ----------------------------------------------------------------------

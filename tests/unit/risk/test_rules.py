@@ -64,6 +64,18 @@ def test_state_json_reads_back_and_copies_are_independent() -> None:
     assert state.units["Alaska"] != copy.units["Alaska"]
 
 
+def test_a_risk_2_snapshot_with_a_bank_reads_back_with_that_money_in_the_fund() -> None:
+    # Under rules risk-2 the price of bought units went to a "bank"; since risk-3 it is in
+    # the prize fund (docs/risk.md, "Money"), so an old snapshot folds it in.
+    state = opened(3)
+    old = RISK.state_to_json(state)
+    old["purse"][0] -= 200
+    old["bank"] = 200
+    again = RISK.state_from_json(old)
+    assert again.fund == state.fund + 200 and again.purse[0] == state.purse[0] - 200
+    assert RISK.check_invariants(again) == []
+
+
 def test_invariants_catch_created_units_cards_and_money() -> None:
     state = opened(3)
     assert RISK.check_invariants(state) == []
@@ -84,6 +96,7 @@ def test_bots_end_every_game_by_settlement_or_conquest() -> None:
         players = 2 + seed % 5
         state = opened(players, f"bots-{seed}")
         bot = random.Random(seed)
+        paid_for_units = 0
         for _ in range(20_000):
             acting = RISK.current_players(state)
             if not acting:
@@ -93,10 +106,14 @@ def test_bots_end_every_game_by_settlement_or_conquest() -> None:
             for event in RISK.apply(
                 state, seat, move, RandomStream(f"bots-{seed}", state.random_position)
             ):
+                paid_for_units += event.data["cost"] if event.type == "UnitsBought" else 0
                 state = RISK.evolve(state, event)
         result = RISK.outcome(state)
         assert result is not None, f"game {seed} did not end"
-        assert sum(result.scores) == players * 1000
+        # the fund shared out: the stakes and the price of every unit bought (docs/risk.md,
+        # "Money"); every kopeck is back in a purse
+        assert sum(result.scores) == players * 1000 + paid_for_units
+        assert sum(state.purse) == players * 2000 and state.fund == 0
         assert result.details["reason"] in ("settlement", "conquest")
         assert RISK.view(state, Viewer.spectator())["phase"] == "over"
         assert Done() not in RISK.legal_moves(state, 0)

@@ -1,4 +1,4 @@
-"""Setting up Risk (shared/rules/risk.md, "Setup"; seed 003, Arts. 5-9): turn order by dice
+"""Setting up Risk (docs/risk.md, "Setup"; seed 003, Arts. 5-9): turn order by dice
 with ties re-rolled, territories dealt in turn order, starting units, the prize fund, colours
 chosen in turn order and the starting units placed a step at a time."""
 
@@ -150,7 +150,7 @@ def test_starting_units_money_and_bookkeeping(players: int) -> None:
     assert sum(state.units.values()) + sum(state.reserve) == state.units_in
     assert state.purse == [1000] * players
     assert state.fund == 1000 * players
-    assert sum(state.purse) + state.fund + state.bank == players * (1000 + 1000)
+    assert sum(state.purse) + state.fund == players * (1000 + 1000)
     assert state.phase == "colours"
 
 

@@ -24,8 +24,7 @@ def table() -> RiskState:
     state.owner = {t.name: i % 3 for i, t in enumerate(WORLD_MAP.territories)}
     state.units = dict.fromkeys(state.owner, 1)
     state.hands = [["Alaska", "wild-1"], [], ["Peru"]]
-    state.purse, state.fund = [1000, 900, 1000], 3000
-    state.bank = 100
+    state.purse, state.fund = [1000, 900, 1000], 3100
     state.phase = EXCHANGE
     state.proposals = [
         {

@@ -1,11 +1,12 @@
-"""The Risk world map (shared/rules/risk.md, intro and "Reinforcement phase")."""
+"""The Risk world map (docs/risk.md, "Map"): the embedded map checked against the classic
+world map as this repository states it -- every territory of each continent, the bonuses,
+the card symbols, each territory's number of neighbours, the borders between continents,
+symmetry and connectivity -- so that no border or name can drift unnoticed."""
 
 from __future__ import annotations
 
 import copy
-import json
-from collections import Counter
-from pathlib import Path
+from collections import Counter, deque
 from typing import Any
 
 import pytest
@@ -13,12 +14,133 @@ import pytest
 from domain.risk.mapdata import WORLD_MAP_DATA
 from domain.risk.worldmap import WORLD_MAP, MapError, load_map
 
-SHARED = Path(__file__).resolve().parents[3].parent / "shared" / "rules" / "risk-world-map.json"
-"""shared/ stands beside the repository (on developers' machines and in CI)."""
+CONTINENTS = {
+    "NA": [
+        "Alaska",
+        "Northwest Territory",
+        "Greenland",
+        "Alberta",
+        "Ontario",
+        "Quebec",
+        "Western United States",
+        "Eastern United States",
+        "Central America",
+    ],
+    "SA": ["Venezuela", "Peru", "Brazil", "Argentina"],
+    "EU": [
+        "Iceland",
+        "Scandinavia",
+        "Great Britain",
+        "Northern Europe",
+        "Western Europe",
+        "Southern Europe",
+        "Ukraine",
+    ],
+    "AF": ["North Africa", "Egypt", "East Africa", "Congo", "South Africa", "Madagascar"],
+    "AS": [
+        "Ural",
+        "Siberia",
+        "Yakutsk",
+        "Kamchatka",
+        "Irkutsk",
+        "Mongolia",
+        "Japan",
+        "Afghanistan",
+        "China",
+        "Middle East",
+        "India",
+        "Siam",
+    ],
+    "AU": ["Indonesia", "New Guinea", "Western Australia", "Eastern Australia"],
+}
+"""The classic map's territories by continent, in the embedded map's order (docs/risk.md,
+"Map")."""
+
+DEGREES = {
+    **dict.fromkeys(["Argentina", "Madagascar", "Japan", "Eastern Australia"], 2),
+    **dict.fromkeys(
+        ["Alaska", "Quebec", "Central America", "Venezuela", "Peru", "Iceland", "Congo"], 3
+    ),
+    **dict.fromkeys(
+        ["South Africa", "Yakutsk", "Siam", "Indonesia", "New Guinea", "Western Australia"], 3
+    ),
+    **dict.fromkeys(["Northwest Territory", "Greenland", "Alberta", "Brazil"], 4),
+    **dict.fromkeys(["Western United States", "Eastern United States", "Scandinavia"], 4),
+    **dict.fromkeys(["Great Britain", "Western Europe", "Egypt", "Ural", "Irkutsk"], 4),
+    "India": 4,
+    **dict.fromkeys(["Northern Europe", "Siberia", "Kamchatka", "Mongolia", "Afghanistan"], 5),
+    **dict.fromkeys(["Ontario", "Southern Europe", "Ukraine", "North Africa"], 6),
+    **dict.fromkeys(["East Africa", "China", "Middle East"], 6),
+}
+"""How many neighbours each territory has on the classic map."""
+
+BETWEEN_CONTINENTS = {
+    ("Alaska", "Kamchatka"),
+    ("Greenland", "Iceland"),
+    ("Central America", "Venezuela"),
+    ("Brazil", "North Africa"),
+    ("North Africa", "Western Europe"),
+    ("North Africa", "Southern Europe"),
+    ("Egypt", "Southern Europe"),
+    ("Egypt", "Middle East"),
+    ("East Africa", "Middle East"),
+    ("Middle East", "Southern Europe"),
+    ("Middle East", "Ukraine"),
+    ("Afghanistan", "Ukraine"),
+    ("Ukraine", "Ural"),
+    ("Indonesia", "Siam"),
+}
+"""The 14 borders that cross from one continent to another on the classic map."""
 
 
-def test_embedded_copy_equals_the_shared_file() -> None:
-    assert json.loads(SHARED.read_text(encoding="utf-8")) == WORLD_MAP_DATA
+def test_territories_by_continent() -> None:
+    assert {c.code: list(c.territories) for c in WORLD_MAP.continents} == CONTINENTS
+    assert [t.name for t in WORLD_MAP.territories] == [n for ns in CONTINENTS.values() for n in ns]
+
+
+def test_every_territory_has_its_number_of_neighbours() -> None:
+    assert len(DEGREES) == 42
+    assert {name: len(ns) for name, ns in WORLD_MAP.adjacency.items()} == DEGREES
+    assert sum(DEGREES.values()) == 2 * 83
+
+
+def test_borders_between_continents() -> None:
+    continent = {t.name: t.continent for t in WORLD_MAP.territories}
+    crossing = set()
+    for border in WORLD_MAP.borders:
+        a, b = sorted(border)
+        if continent[a] != continent[b]:
+            crossing.add((a, b))
+    assert crossing == {tuple(sorted(pair)) for pair in BETWEEN_CONTINENTS}
+
+
+def test_the_map_is_connected() -> None:
+    start = WORLD_MAP.territories[0].name
+    seen = {start}
+    queue = deque([start])
+    while queue:
+        for there in WORLD_MAP.adjacency[queue.popleft()]:
+            if there not in seen:
+                seen.add(there)
+                queue.append(there)
+    assert len(seen) == 42
+
+
+def test_each_continent_is_connected_within_itself() -> None:
+    for c in WORLD_MAP.continents:
+        inside = set(c.territories)
+        seen = {c.territories[0]}
+        queue = deque(seen)
+        while queue:
+            for there in WORLD_MAP.adjacency[queue.popleft()] & inside:
+                if there not in seen:
+                    seen.add(there)
+                    queue.append(there)
+        assert seen == inside, c.name
+
+
+def test_the_map_loaded_is_the_embedded_data() -> None:
+    assert load_map(WORLD_MAP_DATA) == WORLD_MAP
 
 
 def test_counts() -> None:
