@@ -105,10 +105,8 @@ class TurnsProjection(FollowingProjection):
         undone: list[tuple[str, int, int]] = []
         for stored, game in self.follow(events):
             game_id = str(game.id)
-            if not game.turns or isinstance(stored, Game.Created):
-                continue
             name = stored.type_name
-            if name == "TurnsUndone":
+            if name == "TurnsUndone":  # also one back to before the first turn (no turns left)
                 to_version: int = stored.to_version  # type: ignore[attr-defined]
                 at = stored.originator_version
                 undone.append((game_id, to_version, at))
@@ -120,6 +118,8 @@ class TurnsProjection(FollowingProjection):
                     ):
                         rows[key] = replace(row, undone_at=at)
                 continue
+            if not game.turns or isinstance(stored, Game.Created):
+                continue  # the opening (a begin's events) and seats belong to no turn
             start, seat = game.turns[-1]
             if name == "MoveMade":
                 notation = public_notation(game, stored)
