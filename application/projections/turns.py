@@ -13,7 +13,9 @@ from typing import Any, Protocol
 
 from eventsourcing.persistence import Tracking
 
+from application.errors import BadRequest
 from application.projections.following import FollowingProjection, GameSource
+from application.service import MAX_PAGE
 from domain.game import Game
 from domain.protocol import Event, Viewer
 
@@ -61,8 +63,11 @@ class TurnsView(Protocol):
         raises ``IntegrityError`` and nothing is written)."""
         ...
 
-    def turns_of(self, game_id: str, *, include_undone: bool) -> list[TurnRow]:
-        """A game's turns by first version."""
+    def turns_of(
+        self, game_id: str, *, include_undone: bool, after: int = 0, limit: int | None = None
+    ) -> list[TurnRow]:
+        """A game's turns by first version: those starting after version ``after``, at
+        most ``limit`` of them (all without a limit)."""
         ...
 
     def clear(self, application_name: str) -> None:
@@ -72,6 +77,24 @@ class TurnsView(Protocol):
     def max_tracking_id(self, application_name: str) -> int | None:
         """The last notification id applied."""
         ...
+
+
+def turns_page(
+    view: TurnsView, game_id: str, *, include_undone: bool, after: int = 0, limit: int = 100
+) -> dict[str, Any]:
+    """A page of a game's turn index, paged like its event log (docs/api.md): the turns whose
+    ``first_version`` is after version ``after``, at most ``limit``; ``next_after`` is the
+    ``after`` of the next page (the last turn's ``first_version``), ``None`` on the last;
+    ``limit`` is bounded as the event log's (``MAX_PAGE``)."""
+    if not 1 <= limit <= MAX_PAGE or after < 0:
+        raise BadRequest("invalid-page", f"limit must be 1..{MAX_PAGE} and after >= 0.")
+    rows = view.turns_of(game_id, include_undone=include_undone, after=after, limit=limit + 1)
+    more = len(rows) > limit
+    rows = rows[:limit]
+    return {
+        "items": [row.to_json() for row in rows],
+        "next_after": rows[-1].first_version if more else None,
+    }
 
 
 def public_notation(game: Game, stored: Game.Event) -> str:

@@ -9,6 +9,8 @@ from uuid import UUID
 
 import pytest
 
+from application.errors import BadRequest
+from application.projections.turns import turns_page
 from application.service import GameLedger
 from infrastructure.container import Services
 from tests.helpers import Table
@@ -173,3 +175,25 @@ def test_the_index_follows_random_moves_and_undos(services: Services, seed: int)
     services.rebuild()
     assert services.turns.turns_of(str(game_id), include_undone=True) == before
     assert_index_matches(services, game_id)
+
+
+def test_turns_are_paged_on_every_store(services: Services) -> None:
+    """Issue 10, part 6: ``after`` a version, ``limit``, ``next_after`` as the event log."""
+    app = services.app
+    game_id = app.create_game("azul", 2, seed="paged")
+    t = Table(app, game_id, [app.join(game_id, f"p{n}", n).token for n in range(2)])
+    for _ in range(5):
+        t.step()
+    services.catch_up()
+    view, key = services.turns, str(game_id)
+    whole = turns_page(view, key, include_undone=True, limit=500)
+    assert len(whole["items"]) == 5 and whole["next_after"] is None
+    pages, after = [], 0
+    while after is not None:
+        page = turns_page(view, key, include_undone=True, after=after, limit=2)
+        pages.append([item["turn"] for item in page["items"]])
+        after = page["next_after"]
+    assert pages == [[1, 2], [3, 4], [5]]
+    for bad in ({"limit": 0}, {"limit": 501}, {"after": -1}):
+        with pytest.raises(BadRequest):
+            turns_page(view, key, include_undone=True, **bad)
