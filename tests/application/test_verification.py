@@ -6,6 +6,7 @@ state after any turn."""
 from __future__ import annotations
 
 import copy
+import random
 from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
@@ -129,6 +130,8 @@ def test_finished_games_verify(
     assert report.ok, report.discrepancy
     game = app.view(UUID(record["game"]["id"]))
     assert report.moves == game["moves"] and report.events == game["version"]
+    assert report.moves_redecided == report.moves == len(record["moves"])
+    assert f"{report.moves} moves ({report.moves} re-decided by the rules)" in report.summary
     assert report.turns_undone == 0 and report.draws_checked
     assert report.outcome == game["outcome"] is not None
     assert report.summary.startswith(f"OK: game {game['id']} (azul, {players} players)")
@@ -161,6 +164,34 @@ def test_a_forked_analysis_game_verifies(app: GameLedger) -> None:
     record = export_record(app, fork_id)
     assert record["game"]["analysis"]["turn"] == 5
     assert verify_record(record).ok
+
+
+def unfinished_with_sealed_events(app: GameLedger) -> dict[str, Any]:
+    """A spectator's record of a running Risk game some moves past its first sealed event
+    (a card drawn): the moves after it cannot be decided again until the game ends."""
+    game_id = app.create_game("risk", 3, seed="sealed-moves")
+    tokens = [app.join(game_id, f"p{n}", n).token for n in range(3)]
+    bot, after_sealed = random.Random(5), 0
+    while after_sealed < 3:
+        version, acting = app.whose_turn(game_id)
+        seat = bot.choice(acting)
+        app.play(game_id, tokens[seat], app.bot_move(game_id, tokens[seat], bot), version)
+        log = app.event_log(game_id, limit=500, types=frozenset({"CardDrawn"}))["items"]
+        after_sealed += 1 if log else 0
+    return export_record(app, game_id)
+
+
+def test_an_unfinished_record_gives_its_moves_and_those_re_decided(app: GameLedger) -> None:
+    """Issue 10, part 7: the report gave the moves it re-decided as the record's moves."""
+    record = unfinished_with_sealed_events(app)
+    report = verify_record(record)
+    assert report.ok, report.discrepancy
+    made = [item for item in record["events"] if item["type"] == "MoveMade"]
+    assert report.moves == len(record["moves"]) == len(made)
+    assert 0 < report.moves_redecided < report.moves
+    assert f"{report.moves} moves ({report.moves_redecided} re-decided by the rules)" in (
+        report.summary
+    )
 
 
 # Tampering: every kind is caught, and named
