@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import itertools
 import random
+import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -52,6 +54,19 @@ def move(
     )
     assert played.status_code == 200, played.json
     return seat
+
+
+def eventually_turns(
+    client: FlaskClient, game_id: str, done: Callable[[list[dict[str, Any]]], bool]
+) -> list[dict[str, Any]]:
+    """The turn index once the background follower has caught up (within 10 s; used by
+    tests of a client that follows in the background)."""
+    deadline = time.monotonic() + 10
+    while True:
+        items: list[dict[str, Any]] = client.get(f"/api/v1/games/{game_id}/turns").json["items"]
+        if done(items) or time.monotonic() > deadline:
+            return items
+        time.sleep(0.05)
 
 
 def test_consent_undo_over_http(client: FlaskClient) -> None:
