@@ -59,14 +59,25 @@ def move(
 def eventually_turns(
     client: FlaskClient, game_id: str, done: Callable[[list[dict[str, Any]]], bool]
 ) -> list[dict[str, Any]]:
-    """The turn index once the background follower has caught up (within 10 s; used by
-    tests of a client that follows in the background)."""
+    """The whole turn index (every page) once the background follower has caught up
+    (within 10 s; used by tests of a client that follows in the background)."""
     deadline = time.monotonic() + 10
     while True:
-        items: list[dict[str, Any]] = client.get(f"/api/v1/games/{game_id}/turns").json["items"]
+        items = all_turns(client, game_id)
         if done(items) or time.monotonic() > deadline:
             return items
         time.sleep(0.05)
+
+
+def all_turns(client: FlaskClient, game_id: str) -> list[dict[str, Any]]:
+    """Every page of the turn index, followed by ``next_after``."""
+    items: list[dict[str, Any]] = []
+    after: int | None = 0
+    while after is not None:
+        page = client.get(f"/api/v1/games/{game_id}/turns?after={after}&limit=500").json
+        items += page["items"]
+        after = page["next_after"]
+    return items
 
 
 def test_consent_undo_over_http(client: FlaskClient) -> None:
