@@ -4,7 +4,9 @@ version range of the turn, and a one-line summary in the game's notation.
 A turn starts with a ``MoveMade`` event and runs to the last event its move caused. Turns
 taken back by an undo stay in the index, marked with the version of the ``TurnsUndone``
 that took them back; the turns played after it carry the same numbers again (a turn number
-is a position on the line of play)."""
+is a position on the line of play). Every undo marks the turns it took back, back to any
+turn boundary including before the first turn (issue 10, part 3; docs/audit.md, "Undo");
+the index is read a page at a time, like the event log (:func:`turns_page`; docs/api.md)."""
 
 from __future__ import annotations
 
