@@ -13,6 +13,7 @@ from api import schemas
 from api.errors import ApiError
 from api.fields import MAX_INTEGER
 from api.requests import Blueprint, bearer_token, expected_version, game_uuid, required_token
+from application.projections.turns import turns_page
 from application.records import export_record
 from application.service import Played
 from domain.registry import games, rules_for
@@ -175,14 +176,21 @@ def event_log(query: dict[str, Any], game_id: str) -> Any:
 @blp.route("/games/<game_id>/turns", methods=["GET"])
 @blp.arguments(schemas.TurnsQuery, location="query")
 @blp.response(200, schemas.TurnListSchema)
-@blp.doc(**_doc_errors(404))
+@blp.doc(**_doc_errors(400, 403, 404))
 def list_turns(query: dict[str, Any], game_id: str) -> Any:
-    """The turn index (a read model): who moved, the versions of each turn, its notation;
-    turns taken back carry the version of the undo."""
+    """A page of the turn index (a read model), paged like the event log (``after`` a
+    version, ``limit``, ``next_after``): who moved, the versions of each turn, its notation;
+    turns taken back carry the version of the undo. A token that holds no seat and is not
+    the arbiter's is refused (403), as everywhere; without one the caller is a spectator."""
     uuid = game_uuid(game_id)
-    services().app.whose_turn(uuid)  # 404 for an unknown game
-    rows = services().turns.turns_of(str(uuid), include_undone=query["include_undone"])
-    return {"items": [r.to_json() for r in rows]}
+    services().app.viewer(uuid, bearer_token())  # 404 unknown game, 403 invalid token
+    return turns_page(
+        services().turns,
+        str(uuid),
+        include_undone=query["include_undone"],
+        after=query["after"],
+        limit=query["limit"],
+    )
 
 
 @blp.route(f"/games/<game_id>/turns/<int(max={MAX_INTEGER}):turn>", methods=["GET"])
@@ -199,8 +207,10 @@ def view_after_turn(game_id: str, turn: int) -> Any:
 @blp.response(200, schemas.PlayedSchema)
 @blp.doc(**_doc_errors(403, 404, 409, 422))
 def request_undo(body: dict[str, Any], game_id: str) -> Any:
-    """Ask to take back your own last turn(s): at once with undo 'free', after every other
-    player accepts with 'consent'."""
+    """Ask to take back the last ``turns`` turns of the line of play, the first of them your
+    own (docs/audit.md, "Undo"): at once when nobody must consent (undo 'free' and only your
+    own turns); else a request that every other seat ('consent'), or under 'free' each other
+    seat whose turn it takes back, accepts or refuses."""
     done = services().app.request_undo(
         game_uuid(game_id), required_token(), body["turns"], expected_version(body)
     )

@@ -46,7 +46,11 @@ class UndoRequest(StrictSchema):
     turns = fields.Integer(
         load_default=1,
         validate=validate.Range(min=1),
-        metadata={"description": "How many of your own last turns"},
+        metadata={
+            "description": "How many of the last turns of the line of play to take back, "
+            "whoever played them; the first of them must be your own. Other seats whose "
+            "turns it takes back are asked to consent (every other seat under undo: consent)"
+        },
     )
     expected_version = fields.Integer(load_default=None)
 
@@ -70,6 +74,12 @@ class ForkRequest(StrictSchema):
 
 class TurnsQuery(Schema):
     include_undone = fields.Boolean(load_default=True)
+    after = fields.Integer(
+        load_default=0,
+        validate=validate.Range(min=0),
+        metadata={"description": "Turns whose first_version is after this version"},
+    )
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=500))
 
 
 class TurnSchema(Schema):
@@ -84,6 +94,9 @@ class TurnSchema(Schema):
 
 class TurnListSchema(Schema):
     items = fields.List(fields.Nested(TurnSchema))
+    next_after = fields.Integer(
+        allow_none=True, metadata={"description": "The next page's after; null on the last page"}
+    )
 
 
 class JoinRequest(StrictSchema):

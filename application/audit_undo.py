@@ -1,39 +1,45 @@
 """The undo events of a game record checked against the game's undo policy (issue 3,
-part 5; :mod:`domain.undo`; docs/audit.md, "Undo"): ``undo: consent`` needs every other
-seat's acceptance, ``undo: free`` takes effect at once, a tournament game is undone only by
-the arbiter with a reason, ``undo: none`` never, and a finished game never. Every undo goes
-back to a turn boundary of the line of play, and the state is replayed up to it."""
+part 5; issue 10, part 7; :mod:`domain.undo`; docs/audit.md, "Undo") — the same functions
+the game uses to decide them: a player goes back to the start of one of their own turns on
+the line of play; the seats :func:`domain.undo.asked_to_consent` names (every other seat
+under ``consent``; under ``free`` the other seats whose turns are taken back) must accept
+first, and a player's undo takes effect at once only when it names none. A tournament game
+is undone only by the arbiter with a reason, ``undo: none`` never, a finished game never.
+Every undo goes back to a turn boundary of the line of play, and the state is replayed up
+to it."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from application.audit_format import Discrepancy, first_difference, show
-from domain.undo import UndoRefused, players_may_undo
+from domain.undo import UndoRefused, asked_to_consent, players_may_undo
 
 if TYPE_CHECKING:
     from application.audit_rules import Referee
 
 
 def undo_requested(referee: Referee, index: int) -> int:
-    """``UndoRequested``: a player may ask (not a tournament game, undo not off, not
-    ``free``), to go back to the start of one of their own turns; every other seat is asked."""
+    """``UndoRequested``: a player may ask (not a tournament game, undo not off) to go back
+    to the start of one of their own turns; the seats that must consent are asked, and
+    there must be some (else the undo takes effect at once, with nobody asked)."""
     item = referee.events[index]
     data = referee.data(item)
     _undoable(referee, item)
     _players_may_undo(referee, item)
-    if referee.settings["undo"] == "free":
-        raise _at(item, "with undo: free a player's undo takes effect at once, nobody is asked")
-    seat = data["seat"]
-    _own_boundary(referee, item, seat, data["to_version"])
+    seat, to_version = data["seat"], data["to_version"]
+    _own_boundary(referee, item, seat, to_version)
+    waiting = _asked(referee, seat, to_version)
+    if not waiting:
+        raise _at(item, "nobody must consent to this undo, so it takes effect at once")
     expected = {
         "seat": seat,
-        "to_version": data["to_version"],
-        "turns": _taken_back(referee, data["to_version"]),
-        "waiting": [other for other in range(referee.players) if other != seat],
+        "to_version": to_version,
+        "turns": _taken_back(referee, to_version),
+        "waiting": waiting,
     }
     _same(item, expected)
-    referee.request = {**expected, "waiting": list(expected["waiting"])}
+    referee.request = {**expected, "waiting": list(waiting)}
     return index + 1
 
 
@@ -75,8 +81,9 @@ def undo_answered(referee: Referee, index: int) -> int:
 
 
 def turns_undone(referee: Referee, index: int) -> int:
-    """``TurnsUndone`` not caused by an acceptance: a player's own under ``undo: free``, or
-    the arbiter's (with a reason, to any turn boundary)."""
+    """``TurnsUndone`` not caused by an acceptance: a player's that nobody must consent to
+    (under ``undo: free``, only the asker's own turns taken back), or the arbiter's (with a
+    reason, to any turn boundary)."""
     item = referee.events[index]
     data = referee.data(item)
     _undoable(referee, item)
@@ -85,9 +92,14 @@ def turns_undone(referee: Referee, index: int) -> int:
         raise _at(item, "an undo by consent follows the last acceptance of a request")
     if by == "player":
         _players_may_undo(referee, item)
-        if referee.settings["undo"] != "free":
-            raise _at(item, "with undo: consent a player's undo needs every other seat's consent")
         _own_boundary(referee, item, data["seat"], to_version)
+        waiting = _asked(referee, data["seat"], to_version)
+        if waiting:
+            raise _at(
+                item,
+                f"with undo: {referee.settings['undo']} this undo needs the consent of "
+                f"seat(s) {waiting} first",
+            )
         expected = {"seat": data["seat"], "reason": ""}
     elif by == "arbiter":
         reason = data["reason"]
@@ -131,6 +143,11 @@ def _own_boundary(referee: Referee, item: dict[str, Any], seat: Any, to_version:
             f"data.to_version {show(to_version)} is not the start of one of "
             f"seat {show(seat)}'s turns on the line of play",
         )
+
+
+def _asked(referee: Referee, seat: int, to_version: int) -> list[int]:
+    """The seats that must accept ``seat``'s undo back to ``to_version`` (domain/undo.py)."""
+    return asked_to_consent(referee.settings, referee.players, referee.turns, seat, to_version)
 
 
 def _taken_back(referee: Referee, to_version: int) -> int:

@@ -28,13 +28,16 @@ class VerificationReport:
     """The verdict on a record: ``ok``, a short ``summary`` (game, events, moves, turns
     undone, outcome, what was checked) and, when not ok, the first ``discrepancy``: the
     event (``version``, ``event_type``; ``None`` for the record's own fields) and what
-    differs."""
+    differs. ``moves`` is the record's moves (every ``MoveMade``, later undone or not);
+    ``moves_redecided`` how many of them the rules decided again — fewer in an unfinished
+    record that holds sealed events, which are checked once the game ends (docs/audit.md)."""
 
     ok: bool
     summary: str
     game_id: str | None = None
     events: int = 0
     moves: int = 0
+    moves_redecided: int = 0
     turns_undone: int = 0
     outcome: dict[str, Any] | None = None
     draws_checked: bool = True
@@ -67,7 +70,8 @@ def verify_record(record: Any) -> VerificationReport:
         summary=_summary(record, referee),
         game_id=record["game"]["id"],
         events=len(record["events"]),
-        moves=referee.moves,
+        moves=len(record["moves"]),
+        moves_redecided=referee.moves,
         turns_undone=referee.undone,
         outcome=record["outcome"],
         draws_checked=referee.unchecked == 0,
@@ -141,8 +145,8 @@ def _summary(record: dict[str, Any], referee: Referee) -> str:
     game = record["game"]
     head = (
         f"OK: game {game['id']} ({game['kind']}, {game['players']} players): "
-        f"{len(record['events'])} events, {referee.moves} moves, "
-        f"{referee.undone} turns undone"
+        f"{len(record['events'])} events, {len(record['moves'])} moves "
+        f"({referee.moves} re-decided by the rules), {referee.undone} turns undone"
     )
     outcome = record["outcome"]
     if outcome is None:

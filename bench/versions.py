@@ -31,7 +31,7 @@ class FullReplay(GameLedger):
 
 def long_game(app: GameLedger, events: int) -> Any:
     """A game of at least ``events`` events: random moves, with every 8 moves the last
-    mover taking back 2 of their own turns (free undo)."""
+    mover taking back their own last turn (free undo: at once, nobody else's turn)."""
     game_id = app.create_game("azul", 4, {"wall": "gray"}, settings={"undo": "free"}, seed="b")
     tokens = [app.join(game_id, f"p{n}", n).token for n in range(4)]
     bot = random.Random(3)
@@ -45,7 +45,7 @@ def long_game(app: GameLedger, events: int) -> Any:
             moves = app.legal_moves(game_id, tokens[mover])["moves"]
             app.play(game_id, tokens[mover], bot.choice(moves)["move"], version)
         if app.whose_turn(game_id)[1]:
-            app.request_undo(game_id, tokens[mover], turns=2)
+            app.request_undo(game_id, tokens[mover])
     return game_id
 
 

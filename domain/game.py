@@ -306,18 +306,20 @@ class Game(Aggregate):
     # Undo (domain/undo.py)
 
     def request_undo(self, seat: int, turns: int = 1) -> None:
-        """A player asks to take back their own last ``turns`` turns."""
+        """A player asks to take back the last ``turns`` turns of the line of play, the
+        first of them their own. It takes effect at once when nobody must consent (under
+        ``free``, when every turn taken back is the asker's); else the seats
+        :func:`domain.undo.asked_to_consent` names are asked (docs/audit.md, "Undo")."""
         self._undoable()
         undo.players_may_undo(self.settings)
-        to_version = undo.own_turns_boundary(self.turns, seat, turns)
-        taken_back = sum(1 for version, _ in self.turns if version > to_version)
-        if self.settings["undo"] == "free":
+        to_version = undo.last_turns_boundary(self.turns, seat, turns)
+        waiting = undo.asked_to_consent(self.settings, self.players, self.turns, seat, to_version)
+        if not waiting:
             self._turns_undone(
-                to_version=to_version, turns=taken_back, by="player", seat=seat, reason=""
+                to_version=to_version, turns=turns, by="player", seat=seat, reason=""
             )
             return
-        others = [s for s in range(self.players) if s != seat]
-        self._undo_requested(seat=seat, to_version=to_version, turns=taken_back, waiting=others)
+        self._undo_requested(seat=seat, to_version=to_version, turns=turns, waiting=waiting)
 
     @event("UndoRequested")
     def _undo_requested(self, seat: int, to_version: int, turns: int, waiting: list[int]) -> None:

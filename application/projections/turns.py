@@ -4,7 +4,9 @@ version range of the turn, and a one-line summary in the game's notation.
 A turn starts with a ``MoveMade`` event and runs to the last event its move caused. Turns
 taken back by an undo stay in the index, marked with the version of the ``TurnsUndone``
 that took them back; the turns played after it carry the same numbers again (a turn number
-is a position on the line of play)."""
+is a position on the line of play). Every undo marks the turns it took back, back to any
+turn boundary including before the first turn (issue 10, part 3; docs/audit.md, "Undo");
+the index is read a page at a time, like the event log (:func:`turns_page`; docs/api.md)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,9 @@ from typing import Any, Protocol
 
 from eventsourcing.persistence import Tracking
 
+from application.errors import BadRequest
 from application.projections.following import FollowingProjection, GameSource
+from application.service import MAX_PAGE
 from domain.game import Game
 from domain.protocol import Event, Viewer
 
@@ -61,8 +65,11 @@ class TurnsView(Protocol):
         raises ``IntegrityError`` and nothing is written)."""
         ...
 
-    def turns_of(self, game_id: str, *, include_undone: bool) -> list[TurnRow]:
-        """A game's turns by first version."""
+    def turns_of(
+        self, game_id: str, *, include_undone: bool, after: int = 0, limit: int | None = None
+    ) -> list[TurnRow]:
+        """A game's turns by first version: those starting after version ``after``, at
+        most ``limit`` of them (all without a limit)."""
         ...
 
     def clear(self, application_name: str) -> None:
@@ -72,6 +79,24 @@ class TurnsView(Protocol):
     def max_tracking_id(self, application_name: str) -> int | None:
         """The last notification id applied."""
         ...
+
+
+def turns_page(
+    view: TurnsView, game_id: str, *, include_undone: bool, after: int = 0, limit: int = 100
+) -> dict[str, Any]:
+    """A page of a game's turn index, paged like its event log (docs/api.md): the turns whose
+    ``first_version`` is after version ``after``, at most ``limit``; ``next_after`` is the
+    ``after`` of the next page (the last turn's ``first_version``), ``None`` on the last;
+    ``limit`` is bounded as the event log's (``MAX_PAGE``)."""
+    if not 1 <= limit <= MAX_PAGE or after < 0:
+        raise BadRequest("invalid-page", f"limit must be 1..{MAX_PAGE} and after >= 0.")
+    rows = view.turns_of(game_id, include_undone=include_undone, after=after, limit=limit + 1)
+    more = len(rows) > limit
+    rows = rows[:limit]
+    return {
+        "items": [row.to_json() for row in rows],
+        "next_after": rows[-1].first_version if more else None,
+    }
 
 
 def public_notation(game: Game, stored: Game.Event) -> str:
@@ -105,10 +130,8 @@ class TurnsProjection(FollowingProjection):
         undone: list[tuple[str, int, int]] = []
         for stored, game in self.follow(events):
             game_id = str(game.id)
-            if not game.turns or isinstance(stored, Game.Created):
-                continue
             name = stored.type_name
-            if name == "TurnsUndone":
+            if name == "TurnsUndone":  # also one back to before the first turn (no turns left)
                 to_version: int = stored.to_version  # type: ignore[attr-defined]
                 at = stored.originator_version
                 undone.append((game_id, to_version, at))
@@ -120,6 +143,8 @@ class TurnsProjection(FollowingProjection):
                     ):
                         rows[key] = replace(row, undone_at=at)
                 continue
+            if not game.turns or isinstance(stored, Game.Created):
+                continue  # the opening (a begin's events) and seats belong to no turn
             start, seat = game.turns[-1]
             if name == "MoveMade":
                 notation = public_notation(game, stored)

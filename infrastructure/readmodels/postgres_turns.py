@@ -55,15 +55,19 @@ class PostgresTurnsView(PostgresTrackingRecorder):
                     row.as_params(),
                 )
 
-    def turns_of(self, game_id: str, *, include_undone: bool) -> list[TurnRow]:
-        """A game's turns by first version."""
+    def turns_of(
+        self, game_id: str, *, include_undone: bool, after: int = 0, limit: int | None = None
+    ) -> list[TurnRow]:
+        """A game's turns by first version: those starting after version ``after``, at
+        most ``limit`` of them."""
         where = "" if include_undone else " AND undone_at IS NULL"
         with self.datastore.transaction(commit=False) as curs:
             curs.execute(
                 SQL(
-                    f"SELECT {_COLUMNS} FROM {{}} WHERE game_id = %s{where} ORDER BY first_version"
+                    f"SELECT {_COLUMNS} FROM {{}} WHERE game_id = %s AND first_version > %s"
+                    f"{where} ORDER BY first_version LIMIT %s"
                 ).format(self.table),
-                (game_id,),
+                (game_id, after, limit),
             )
             return [TurnRow(**r) for r in curs.fetchall()]
 

@@ -44,13 +44,17 @@ class SQLiteTurnsView(SQLiteTrackingRecorder):
                     row.as_params(),
                 )
 
-    def turns_of(self, game_id: str, *, include_undone: bool) -> list[TurnRow]:
-        """A game's turns by first version."""
+    def turns_of(
+        self, game_id: str, *, include_undone: bool, after: int = 0, limit: int | None = None
+    ) -> list[TurnRow]:
+        """A game's turns by first version: those starting after version ``after``, at
+        most ``limit`` of them."""
         where = "" if include_undone else " AND undone_at IS NULL"
         with self.datastore.transaction(commit=False) as c:
             c.execute(
-                f"SELECT {_COLUMNS} FROM turns WHERE game_id = ?{where} ORDER BY first_version",
-                (game_id,),
+                f"SELECT {_COLUMNS} FROM turns WHERE game_id = ? AND first_version > ?{where} "
+                "ORDER BY first_version LIMIT ?",
+                (game_id, after, -1 if limit is None else limit),
             )
             return [TurnRow(*tuple(r)) for r in c.fetchall()]
 

@@ -74,7 +74,10 @@ def test_a_seat_takes_back_its_proposal_in_the_exchange_session() -> None:
         app.play(game_id, tokens[1], gift, view["version"])
         assert len(app.view(game_id)["state"]["exchange"]["proposals"]) == 1
         app.play(game_id, tokens[0], {"type": "done"}, app.view(game_id)["version"])
-        app.request_undo(game_id, tokens[1])  # seat 1's own last turn: the proposal
+        # the proposal and seat 0's "done" after it: seat 0 must consent (issue 10, part 7)
+        app.request_undo(game_id, tokens[1], turns=2)
+        assert app.view(game_id)["undo_request"]["waiting"] == [0]
+        app.answer_undo(game_id, tokens[0], True)
         state = app.view(game_id)["state"]
         assert state["exchange"]["proposals"] == [] and state["exchange"]["done"] == []
         assert state["players"][1]["purse"] == view["state"]["players"][1]["purse"]

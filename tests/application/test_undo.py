@@ -85,14 +85,21 @@ def test_one_refusal_ends_the_request(services: Services) -> None:
     t.step()  # play goes on
 
 
-def test_free_undo_is_immediate_and_none_refuses(services: Services) -> None:
+def line_of_play(app: GameLedger, game_id: UUID) -> list[list[int]]:
+    """The aggregate's turns now: ``[move version, seat]`` of each turn of the line of play."""
+    return app.game_at(game_id, app.view(game_id)["version"]).turns
+
+
+def test_free_undo_of_own_turns_is_immediate_and_none_refuses(services: Services) -> None:
     app = services.app
     free = table(app, {"undo": "free"})
-    before = played_by(free, 0)
     played_by(free, 0)
-    app.request_undo(free.game_id, free.tokens[0], turns=2)
+    before = played_by(free, 0)
+    app.request_undo(free.game_id, free.tokens[0])  # turns=1: the last turn, seat 0's own
     assert rules_view(app, free.game_id) == rules_view(app, free.game_id, before)
-    assert app.view(free.game_id)["moves"] == 0
+    assert app.view(free.game_id)["undo_request"] is None
+    types = [e["type"] for e in app.event_log(free.game_id, limit=500)["items"]]
+    assert types[-1] == "TurnsUndone" and "UndoRequested" not in types
 
     none = table(app, {"undo": "none"})
     played_by(none, 0)
@@ -102,6 +109,80 @@ def test_free_undo_is_immediate_and_none_refuses(services: Services) -> None:
     with pytest.raises(UndoRefused) as nothing:
         app.request_undo(none.game_id, none.tokens[1])
     assert nothing.value.code in ("undo-not-allowed", "nothing-to-undo")
+
+
+def test_turns_counts_the_line_of_play_and_starts_at_an_own_turn(services: Services) -> None:
+    """``turns`` is how many of the last turns of the line of play are taken back, the
+    first of them the asker's own (docs/audit.md, "Undo")."""
+    app = services.app
+    t = table(app, {"undo": "consent"}, players=3)
+    for _ in range(5):
+        t.step()
+    turns = line_of_play(app, t.game_id)
+    last_mover = turns[-1][1]
+    other = next(s for s in range(3) if s != last_mover)
+    with pytest.raises(UndoRefused) as not_own:
+        app.request_undo(t.game_id, t.tokens[other])  # the last turn is not theirs
+    assert not_own.value.code == "not-own-turn"
+    with pytest.raises(UndoRefused) as too_many:
+        app.request_undo(t.game_id, t.tokens[last_mover], turns=6)
+    assert too_many.value.code == "nothing-to-undo"
+    seat = turns[-3][1]
+    app.request_undo(t.game_id, t.tokens[seat], turns=3)
+    request = app.view(t.game_id)["undo_request"]
+    assert request["turns"] == 3 and request["to_version"] == turns[-3][0] - 1
+    assert request["waiting"] == [s for s in range(3) if s != seat]
+
+
+def test_free_undo_asks_the_seats_whose_turns_it_takes_back(services: Services) -> None:
+    """Under ``free`` at a table of three, taking back another seat's turn needs that seat's
+    consent — and only theirs (issue 10, part 7)."""
+    app = services.app
+    t = table(app, {"undo": "free"}, players=3)
+    for _ in range(6):
+        t.step()
+    turns = line_of_play(app, t.game_id)
+    seat = turns[-3][1]
+    others = sorted({mover for _, mover in turns[-3:]} - {seat})
+    assert others  # Azul: three seats in turn, so the last three turns are not all one seat's
+    moves = app.view(t.game_id)["moves"]
+    app.request_undo(t.game_id, t.tokens[seat], turns=3)
+    view = app.view(t.game_id)
+    assert view["moves"] == moves  # nothing taken back yet
+    assert view["undo_request"]["waiting"] == others
+    for other in others:
+        app.answer_undo(t.game_id, t.tokens[other], True)
+    after = app.view(t.game_id)
+    assert after["moves"] == moves - 3 and after["undo_request"] is None
+    assert rules_view(app, t.game_id) == rules_view(app, t.game_id, turns[-3][0] - 1)
+    undone = app.event_log(t.game_id, types=frozenset({"TurnsUndone"}))["items"]
+    assert undone[-1]["data"]["by"] == "consent"
+
+    t.step()
+    seat = line_of_play(app, t.game_id)[-1][1]
+    app.request_undo(t.game_id, t.tokens[seat], turns=1)  # own turn only: at once
+    assert app.view(t.game_id)["undo_request"] is None
+    assert app.view(t.game_id)["moves"] == moves - 3
+
+
+def test_a_refused_free_undo_keeps_the_other_seats_turn(services: Services) -> None:
+    app = services.app
+    t = table(app, {"undo": "free"}, players=3)
+    for _ in range(4):
+        t.step()
+    turns = line_of_play(app, t.game_id)
+    seat, other = turns[-2][1], turns[-1][1]
+    assert seat != other
+    state = rules_view(app, t.game_id)
+    app.request_undo(t.game_id, t.tokens[seat], turns=2)
+    assert app.view(t.game_id)["undo_request"]["waiting"] == [other]
+    with pytest.raises(UndoRefused) as not_asked:
+        third = next(s for s in range(3) if s not in (seat, other))
+        app.answer_undo(t.game_id, t.tokens[third], True)
+    assert not_asked.value.code == "not-asked"
+    app.answer_undo(t.game_id, t.tokens[other], False)
+    assert rules_view(app, t.game_id) == state
+    assert line_of_play(app, t.game_id) == turns
 
 
 def test_only_the_arbiter_undoes_a_tournament_game(services: Services) -> None:

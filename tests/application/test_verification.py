@@ -6,6 +6,7 @@ state after any turn."""
 from __future__ import annotations
 
 import copy
+import random
 from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
@@ -129,6 +130,8 @@ def test_finished_games_verify(
     assert report.ok, report.discrepancy
     game = app.view(UUID(record["game"]["id"]))
     assert report.moves == game["moves"] and report.events == game["version"]
+    assert report.moves_redecided == report.moves == len(record["moves"])
+    assert f"{report.moves} moves ({report.moves} re-decided by the rules)" in report.summary
     assert report.turns_undone == 0 and report.draws_checked
     assert report.outcome == game["outcome"] is not None
     assert report.summary.startswith(f"OK: game {game['id']} (azul, {players} players)")
@@ -161,6 +164,34 @@ def test_a_forked_analysis_game_verifies(app: GameLedger) -> None:
     record = export_record(app, fork_id)
     assert record["game"]["analysis"]["turn"] == 5
     assert verify_record(record).ok
+
+
+def unfinished_with_sealed_events(app: GameLedger) -> dict[str, Any]:
+    """A spectator's record of a running Risk game some moves past its first sealed event
+    (a card drawn): the moves after it cannot be decided again until the game ends."""
+    game_id = app.create_game("risk", 3, seed="sealed-moves")
+    tokens = [app.join(game_id, f"p{n}", n).token for n in range(3)]
+    bot, after_sealed = random.Random(5), 0
+    while after_sealed < 3:
+        version, acting = app.whose_turn(game_id)
+        seat = bot.choice(acting)
+        app.play(game_id, tokens[seat], app.bot_move(game_id, tokens[seat], bot), version)
+        log = app.event_log(game_id, limit=500, types=frozenset({"CardDrawn"}))["items"]
+        after_sealed += 1 if log else 0
+    return export_record(app, game_id)
+
+
+def test_an_unfinished_record_gives_its_moves_and_those_re_decided(app: GameLedger) -> None:
+    """Issue 10, part 7: the report gave the moves it re-decided as the record's moves."""
+    record = unfinished_with_sealed_events(app)
+    report = verify_record(record)
+    assert report.ok, report.discrepancy
+    made = [item for item in record["events"] if item["type"] == "MoveMade"]
+    assert report.moves == len(record["moves"]) == len(made)
+    assert 0 < report.moves_redecided < report.moves
+    assert f"{report.moves} moves ({report.moves_redecided} re-decided by the rules)" in (
+        report.summary
+    )
 
 
 # Tampering: every kind is caught, and named
@@ -381,10 +412,89 @@ def test_a_free_undo_verifies(app: GameLedger) -> None:
     for _ in range(3):
         t.step()
     until_moved(t, 1)
-    app.request_undo(t.game_id, t.tokens[1], turns=2)
+    app.request_undo(t.game_id, t.tokens[1])  # its own last turn: at once
     t.play_out()
     report = verify_record(export_record(app, t.game_id))
-    assert report.ok and report.turns_undone >= 2, report.discrepancy
+    assert report.ok and report.turns_undone == 1, report.discrepancy
+
+
+@pytest.fixture(scope="module")
+def free_game(app: GameLedger) -> tuple[list[list[int]], dict[str, Any]]:
+    """An unfinished 3-player ``undo: free`` game: a seat took back its own last turn at
+    once, then another took back 3 turns with the consent of the seats they belonged to.
+    Its line of play (``[version, seat]`` per turn) and its record."""
+    t = casual(app, {"undo": "free"}, players=3)
+    for _ in range(6):
+        t.step()
+    turns = app.game_at(t.game_id, app.view(t.game_id)["version"]).turns
+    app.request_undo(t.game_id, t.tokens[turns[-1][1]])
+    for _ in range(4):
+        t.step()
+    turns = app.game_at(t.game_id, app.view(t.game_id)["version"]).turns
+    app.request_undo(t.game_id, t.tokens[turns[-3][1]], turns=3)
+    for seat in app.view(t.game_id)["undo_request"]["waiting"]:
+        app.answer_undo(t.game_id, t.tokens[seat], True)
+    for _ in range(3):
+        t.step()
+    version = app.view(t.game_id)["version"]
+    return app.game_at(t.game_id, version).turns, export_record(app, t.game_id)
+
+
+def test_free_undos_own_and_consented_verify(
+    free_game: tuple[list[list[int]], dict[str, Any]],
+) -> None:
+    report = verify_record(free_game[1])
+    assert report.ok and report.turns_undone == 4, report.discrepancy
+    types = [item["type"] for item in free_game[1]["events"]]
+    assert types.count("UndoRequested") == 1 and types.count("TurnsUndone") == 2
+
+
+def forged_free_undo(
+    free_game: tuple[list[list[int]], dict[str, Any]], type_name: str, waiting: list[int]
+) -> tuple[int, str]:
+    """Append to the free game's record an undo by the seat of the second-to-last turn,
+    taking back its turn and the last (another seat's); the version and discrepancy."""
+    turns, record = free_game[0], copy.deepcopy(free_game[1])
+    (start, seat), (_, other) = turns[-2], turns[-1]
+    assert seat != other
+    data: dict[str, Any] = {"to_version": start - 1, "turns": 2, "seat": seat}
+    if type_name == "TurnsUndone":
+        data |= {"by": "player", "reason": ""}
+    else:
+        data |= {"waiting": waiting}
+    version = insert(record, len(record["events"]), type_name, data)
+    return version, failed_at(verify_record(record), version, type_name)
+
+
+def test_a_free_undo_of_another_seats_turn_without_consent_is_caught(
+    free_game: tuple[list[list[int]], dict[str, Any]],
+) -> None:
+    other = free_game[0][-1][1]
+    _, message = forged_free_undo(free_game, "TurnsUndone", [])
+    assert message.endswith(
+        f"with undo: free this undo needs the consent of seat(s) [{other}] first"
+    )
+
+
+def test_a_free_undo_request_asking_the_wrong_seats_is_caught(
+    free_game: tuple[list[list[int]], dict[str, Any]],
+) -> None:
+    seat, other = free_game[0][-2][1], free_game[0][-1][1]
+    everyone = [s for s in range(3) if s != seat]
+    assert everyone != [other]  # three seats: asking all is asking one too many
+    _, message = forged_free_undo(free_game, "UndoRequested", everyone)
+    assert "(UndoRequested): data.waiting" in message and "the undo policy gives" in message
+
+
+def test_a_free_undo_request_for_own_turns_only_is_caught(
+    free_game: tuple[list[list[int]], dict[str, Any]],
+) -> None:
+    turns, record = free_game[0], copy.deepcopy(free_game[1])
+    start, seat = turns[-1]
+    data = {"seat": seat, "to_version": start - 1, "turns": 1, "waiting": [(seat + 1) % 3]}
+    version = insert(record, len(record["events"]), "UndoRequested", data)
+    message = failed_at(verify_record(record), version, "UndoRequested")
+    assert message.endswith("nobody must consent to this undo, so it takes effect at once")
 
 
 @pytest.fixture(scope="module")
@@ -466,7 +576,7 @@ def test_a_player_undo_forged_into_a_consent_game_is_caught(record: dict[str, An
     data |= {"seat": earlier["data"]["seat"], "reason": ""}
     version = insert(record, last["version"] - 1, "TurnsUndone", data)
     message = failed_at(verify_record(record), version, "TurnsUndone")
-    assert "needs every other seat's consent" in message
+    assert "with undo: consent this undo needs the consent of seat(s)" in message
 
 
 # Replay

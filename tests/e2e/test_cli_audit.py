@@ -17,7 +17,12 @@ from api.cli import main
 from application.verification import replay_record
 from infrastructure.config import Settings
 from infrastructure.container import build_services
-from tests.application.test_verification import finished, first, rehash
+from tests.application.test_verification import (
+    finished,
+    first,
+    rehash,
+    unfinished_with_sealed_events,
+)
 
 BIN = Path(sys.executable).parent / "gameledger"
 
@@ -95,6 +100,27 @@ def test_verify_names_the_first_discrepancy(
     assert "invalid-record" in capsys.readouterr().err
     assert main(["import", str(path)]) == 1
     assert "invalid-record" in capsys.readouterr().err
+
+
+def test_verify_says_the_records_moves_and_those_re_decided(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 10, part 7: an unfinished record's moves are not only those re-decided."""
+    services = build_services(Settings(store="memory", embedded_projections=False))
+    try:
+        record = unfinished_with_sealed_events(services.app)
+    finally:
+        services.close()
+    path = tmp_path / "running.json"
+    path.write_text(json.dumps(record))
+    moves = len(record["moves"])
+
+    assert main(["verify", str(path), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["moves"] == moves and 0 < report["moves_redecided"] < moves
+    assert main(["verify", str(path)]) == 0
+    summary = capsys.readouterr().out
+    assert f", {moves} moves ({report['moves_redecided']} re-decided by the rules), " in summary
 
 
 def test_errors_are_reported_not_raised(
