@@ -16,7 +16,7 @@ from api.requests import Blueprint, bearer_token, expected_version, game_uuid, r
 from application.projections.turns import turns_page
 from application.records import export_record
 from application.service import Played
-from domain.registry import games, rules_for
+from domain.registry import rules_for
 from infrastructure.container import Services
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1", description="Games, seats and moves")
@@ -58,16 +58,9 @@ def _doc_errors(*statuses: int) -> dict[str, Any]:
 @blp.route("/game-types", methods=["GET"])
 @blp.response(200, schemas.GameTypeSchema(many=True))
 def list_game_types() -> list[dict[str, Any]]:
-    """The registered games, their player counts and event types."""
-    return [
-        {
-            "name": r.name,
-            "min_players": r.min_players,
-            "max_players": r.max_players,
-            "event_types": list(r.event_types),
-        }
-        for r in games().values()
-    ]
+    """The registered games: rules version, player range per set of options, every option
+    with its values and default, and the event types."""
+    return services().app.game_types()
 
 
 @blp.route("/games", methods=["GET"])

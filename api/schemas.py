@@ -43,16 +43,16 @@ class CreateGameRequest(StrictSchema):
 
 
 class UndoRequest(StrictSchema):
-    turns = fields.Integer(
+    turns = StrictInteger(
         load_default=1,
-        validate=validate.Range(min=1),
+        minimum=1,
         metadata={
             "description": "How many of the last turns of the line of play to take back, "
             "whoever played them; the first of them must be your own. Other seats whose "
             "turns it takes back are asked to consent (every other seat under undo: consent)"
         },
     )
-    expected_version = fields.Integer(load_default=None)
+    expected_version = StrictInteger(minimum=1, load_default=None)
 
 
 class UndoAnswer(StrictSchema):
@@ -74,12 +74,12 @@ class ForkRequest(StrictSchema):
 
 class TurnsQuery(Schema):
     include_undone = fields.Boolean(load_default=True)
-    after = fields.Integer(
+    after = QueryInteger(
         load_default=0,
-        validate=validate.Range(min=0),
+        minimum=0,
         metadata={"description": "Turns whose first_version is after this version"},
     )
-    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=500))
+    limit = QueryInteger(load_default=100, minimum=1, maximum=500)
 
 
 class TurnSchema(Schema):
@@ -263,10 +263,29 @@ class EventPageSchema(Schema):
     version = fields.Integer()
 
 
-class GameTypeSchema(Schema):
+class OptionInfoSchema(Schema):
     name = fields.String()
+    type = fields.String(metadata={"description": "string, integer, boolean or array"})
+    default = fields.Raw(allow_none=True, metadata={"description": "null: absent unless given"})
+    description = fields.String()
+    values = fields.List(fields.Raw(), metadata={"description": "The values it takes"})
+    minimum = fields.Integer(metadata={"description": "Of the integer, or of each item"})
+    maximum = fields.Integer()
+
+
+class PlayerRangeSchema(Schema):
+    options = fields.Dict(metadata={"description": "The options with which this range holds"})
     min_players = fields.Integer()
     max_players = fields.Integer()
+
+
+class GameTypeSchema(Schema):
+    name = fields.String()
+    rules_version = fields.String()
+    min_players = fields.Integer(metadata={"description": "The least over every option set"})
+    max_players = fields.Integer(metadata={"description": "The most over every option set"})
+    player_ranges = fields.List(fields.Nested(PlayerRangeSchema))
+    options = fields.List(fields.Nested(OptionInfoSchema))
     event_types = fields.List(fields.String())
 
 

@@ -206,6 +206,31 @@ class GameLedger(Application[UUID]):
 
     # Queries
 
+    @staticmethod
+    def game_types() -> list[dict[str, Any]]:
+        """Every registered game as a client needs it to create one (docs/api.md, "Game
+        types"): the rules version, the player range per set of options (the first is the
+        defaults'), every option with its values and default, the event types."""
+        return [
+            {
+                "name": rules.name,
+                "rules_version": rules.rules_version,
+                "min_players": rules.min_players,
+                "max_players": rules.max_players,
+                "player_ranges": [
+                    {
+                        "options": r.options,
+                        "min_players": r.min_players,
+                        "max_players": r.max_players,
+                    }
+                    for r in rules.player_ranges
+                ],
+                "options": [option.to_json() for option in rules.options_info],
+                "event_types": list(rules.event_types),
+            }
+            for rules in games().values()
+        ]
+
     def game_at(self, game_id: UUID, version: int) -> Game:
         """The game aggregate as it was at ``version`` (read models rebuild from it)."""
         return self._game(game_id, version)

@@ -104,6 +104,48 @@ class Outcome:
         }
 
 
+@dataclass(frozen=True)
+class OptionInfo:
+    """One option of a game, as ``GET /game-types`` describes it to a client (docs/api.md,
+    "Game types"): its JSON type, its default (``None``: absent unless given), and either the
+    few values it takes or the range of an integer (of each item, for an array)."""
+
+    name: str
+    type: str
+    """The JSON type: ``string``, ``integer``, ``boolean`` or ``array``."""
+    default: JSON
+    description: str
+    values: tuple[JSON, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The description as JSON-ready primitives (empty members left out)."""
+        out: dict[str, Any] = {
+            "name": self.name,
+            "type": self.type,
+            "default": self.default,
+            "description": self.description,
+        }
+        if self.values:
+            out["values"] = list(self.values)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        return out
+
+
+@dataclass(frozen=True)
+class PlayerRange:
+    """How many players a game takes with the given options (a set of options that changes
+    the range, e.g. an expansion that seats more players; ``{}`` for the defaults)."""
+
+    options: dict[str, Any]
+    min_players: int
+    max_players: int
+
+
 @runtime_checkable
 class Rules(Protocol[State, Move]):
     """What a game must provide to be played through the service."""
@@ -116,6 +158,11 @@ class Rules(Protocol[State, Move]):
     """Every event type the game records, in its own words (``TilesTaken``, ...)."""
     rules_version: str
     """Changes whenever the rules' decisions change; game records name it."""
+    options_info: tuple[OptionInfo, ...]
+    """Every option the game takes, with its values and default."""
+    player_ranges: tuple[PlayerRange, ...]
+    """The player range with the default options first, then each set of options that
+    changes it; ``min_players`` and ``max_players`` span them all."""
 
     def setup(self, players: int, options: Mapping[str, Any]) -> State:
         """Validate ``players`` and ``options`` and return the state before anything

@@ -15,7 +15,6 @@ from typing import Any, Protocol
 
 from eventsourcing.persistence import Tracking
 
-from application.errors import BadRequest
 from application.projections.following import FollowingProjection, GameSource
 from application.service import MAX_PAGE
 from domain.game import Game
@@ -89,7 +88,7 @@ def turns_page(
     ``after`` of the next page (the last turn's ``first_version``), ``None`` on the last;
     ``limit`` is bounded as the event log's (``MAX_PAGE``)."""
     if not 1 <= limit <= MAX_PAGE or after < 0:
-        raise BadRequest("invalid-page", f"limit must be 1..{MAX_PAGE} and after >= 0.")
+        raise ValueError(f"limit must be 1..{MAX_PAGE} and after >= 0")  # the API bounds both
     rows = view.turns_of(game_id, include_undone=include_undone, after=after, limit=limit + 1)
     more = len(rows) > limit
     rows = rows[:limit]

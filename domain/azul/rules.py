@@ -33,7 +33,16 @@ from domain.azul.tiling import (
     wall_tiled,
 )
 from domain.azul.view import outcome, summary, view
-from domain.protocol import Event, IllegalMove, InvalidMove, InvalidOptions, Outcome, Viewer
+from domain.protocol import (
+    Event,
+    IllegalMove,
+    InvalidMove,
+    InvalidOptions,
+    OptionInfo,
+    Outcome,
+    PlayerRange,
+    Viewer,
+)
 from domain.randomness import RandomStream
 
 WALLS: Final = ("colored", "gray")
@@ -54,6 +63,18 @@ class AzulRules:
         self.max_players = 4
         self.event_types: tuple[str, ...] = EVENT_TYPES
         self.rules_version = "azul-1"
+        self.options_info: tuple[OptionInfo, ...] = (
+            OptionInfo(
+                "wall",
+                "string",
+                DEFAULT_OPTIONS["wall"],
+                'The wall side everyone plays (docs/azul.md, "Gray wall").',
+                values=WALLS,
+            ),
+        )
+        self.player_ranges: tuple[PlayerRange, ...] = (
+            PlayerRange({}, self.min_players, self.max_players),
+        )
 
     # -- creation -------------------------------------------------------------------
 

@@ -147,7 +147,7 @@ def _settle(data: dict[str, Any]) -> RiskMove:
         raise malformed("shares must be an object of seat: kopecks")
     pairs: list[tuple[int, int]] = []
     for key, amount in shares.items():
-        if not isinstance(key, str) or not key.isdigit():
+        if not isinstance(key, str) or not key.isascii() or not key.isdigit() or len(key) > 2:
             raise malformed("a share's key is a seat number")
         pairs.append((int(key), read_int(amount, f"the share of seat {key}")))
     return Settle(tuple(sorted(pairs)))

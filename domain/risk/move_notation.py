@@ -5,7 +5,9 @@ territory's spaces written as ``_`` (``Western_United_States``); the forms are l
 from __future__ import annotations
 
 import json
+import re
 
+from domain.jsonvalue import JsonRefused, strict_loads
 from domain.risk.move_json import (
     BARE,
     PASSAGE_MOVES,
@@ -36,6 +38,12 @@ from domain.risk.moves import (
     read_counts,
     read_int,
 )
+
+_DIGITS = re.compile(r"[0-9]{1,18}")
+"""A number in notation: ASCII digits only (``str.isdigit`` also takes "²", which ``int``
+refuses)."""
+DEAL_DEPTH = 8
+"""How deeply a proposed deal's JSON may nest (a deal nests three levels)."""
 
 
 def _t(name: str) -> str:
@@ -91,8 +99,8 @@ def _pairs(text: str) -> dict[str, str]:
 
 
 def _number(text: str) -> int:
-    if not text.isdigit():
-        raise malformed(f"{text!r} is not a number")
+    if not _DIGITS.fullmatch(text):
+        raise malformed(f"{text[:40]!r} is not a number (ASCII digits, at most 18)")
     return int(text)
 
 
@@ -144,9 +152,9 @@ def parse_notation(text: str) -> RiskMove:
         )
     if kind == "propose":
         try:
-            body = json.loads(rest)
-        except ValueError:
-            raise malformed("propose is followed by the deal's JSON") from None
+            body = strict_loads(rest, max_depth=DEAL_DEPTH)
+        except JsonRefused as refused:
+            raise malformed(f"propose is followed by the deal's JSON ({refused.message})") from None
         if not isinstance(body, dict):
             raise malformed("propose is followed by the deal's JSON object")
         return parse_move({"type": "propose", **body})

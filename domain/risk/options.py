@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from domain.protocol import InvalidOptions
+from domain.protocol import InvalidOptions, OptionInfo
 
 STARTING_UNITS: Final = {2: 40, 3: 35, 4: 30, 5: 25, 6: 20}
 """Starting units by player count (seed 003, Art. 7; 25 for five players is our decision:
@@ -38,41 +38,121 @@ DEFAULTS: Final[dict[str, Any]] = {
 }
 
 
-def _count(options: Mapping[str, Any], key: str, minimum: int) -> int:
+BOUNDS: Final[dict[str, tuple[int, int]]] = {
+    "starting_units": (0, 200),
+    "placement_step": (1, 50),
+    "stake": (0, 1_000_000),
+    "purse": (0, 1_000_000),
+    "unit_price": (1, 100_000),
+    "buy_from_round": (1, 100),
+}
+"""The range of each integer option (a decision: docs/risk.md, "Options"; wide enough for
+any table, narrow enough that no sum of them leaves what a record can hold)."""
+HORSE_STEPS: Final = (1, 12)
+HORSE_VALUE: Final = (1, 100)
+"""The golden-horse track: 1 to 12 steps, each worth 1 to 100 units."""
+
+OPTIONS_INFO: Final = (
+    OptionInfo(
+        "ruleset", "string", "constitution", "The Constitution or classic Risk.", values=RULESETS
+    ),
+    OptionInfo(
+        "starting_units",
+        "integer",
+        None,
+        "Units per player besides one on each dealt territory; null: the table by "
+        "player count (40/35/30/25/20).",
+        minimum=0,
+        maximum=200,
+    ),
+    OptionInfo(
+        "placement_step",
+        "integer",
+        3,
+        "Units placed per turn while setting up.",
+        minimum=1,
+        maximum=50,
+    ),
+    OptionInfo(
+        "stake",
+        "integer",
+        1000,
+        "Kopecks each player pays into the prize fund.",
+        minimum=0,
+        maximum=1_000_000,
+    ),
+    OptionInfo(
+        "purse",
+        "integer",
+        1000,
+        "Kopecks each player keeps as own money.",
+        minimum=0,
+        maximum=1_000_000,
+    ),
+    OptionInfo(
+        "unit_price",
+        "integer",
+        50,
+        "Kopecks per bought unit (paid into the fund).",
+        minimum=1,
+        maximum=100_000,
+    ),
+    OptionInfo(
+        "buy_from_round",
+        "integer",
+        3,
+        "The first round in which units may be bought.",
+        minimum=1,
+        maximum=100,
+    ),
+    OptionInfo(
+        "golden_horse",
+        "array",
+        [4, 6, 8, 10, 12, 15],
+        "The golden horse track: units per set turned in, 1 to 12 steps.",
+        minimum=1,
+        maximum=100,
+    ),
+)
+"""Every option as ``GET /game-types`` shows it (docs/api.md, "Game types")."""
+
+
+def _count(options: Mapping[str, Any], key: str) -> int:
     value = options[key]
-    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-        raise InvalidOptions("invalid-options", f"Option {key} must be an integer >= {minimum}.")
+    low, high = BOUNDS[key]
+    if type(value) is not int or not low <= value <= high:
+        raise InvalidOptions(
+            "invalid-options", f"Option {key} must be an integer from {low} to {high}."
+        )
     return value
 
 
 def normalise_options(options: Mapping[str, Any]) -> dict[str, Any]:
     """The options with defaults filled in; ``InvalidOptions`` names the first bad one."""
-    unknown = sorted(set(options) - set(DEFAULTS))
+    if not isinstance(options, Mapping):
+        raise InvalidOptions("invalid-options", "Options are a JSON object.")
+    unknown = sorted(str(key) for key in options if key not in DEFAULTS)
     if unknown:
         raise InvalidOptions("invalid-options", f"Risk has no option {unknown[0]!r}.")
     out = {**DEFAULTS, **options}
-    if out["ruleset"] not in RULESETS:
+    if not isinstance(out["ruleset"], str) or out["ruleset"] not in RULESETS:
         raise InvalidOptions(
             "invalid-options", f"Option ruleset must be one of {', '.join(RULESETS)}."
         )
-    if out["starting_units"] is not None:
-        _count(out, "starting_units", 0)
-    for key, minimum in (
-        ("placement_step", 1),
-        ("stake", 0),
-        ("purse", 0),
-        ("unit_price", 1),
-        ("buy_from_round", 1),
-    ):
-        _count(out, key, minimum)
+    for key in BOUNDS:
+        if key != "starting_units" or out[key] is not None:
+            _count(out, key)
     track = out["golden_horse"]
+    steps, value = HORSE_STEPS, HORSE_VALUE
     if (
         not isinstance(track, list)
-        or not track
-        or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in track)
+        or not steps[0] <= len(track) <= steps[1]
+        or not all(type(v) is int and value[0] <= v <= value[1] for v in track)
     ):
         raise InvalidOptions(
-            "invalid-options", "Option golden_horse must be a non-empty list of positive integers."
+            "invalid-options",
+            f"Option golden_horse must be a list of {steps[0]} to {steps[1]} integers "
+            f"from {value[0]} to {value[1]}.",
         )
     out["golden_horse"] = list(track)
     return out

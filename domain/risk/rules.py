@@ -11,7 +11,15 @@ import random
 from collections.abc import Mapping
 from typing import Any, Final, Protocol
 
-from domain.protocol import Event, IllegalMove, InvalidOptions, Outcome, Viewer
+from domain.protocol import (
+    Event,
+    IllegalMove,
+    InvalidOptions,
+    OptionInfo,
+    Outcome,
+    PlayerRange,
+    Viewer,
+)
 from domain.randomness import RandomStream
 from domain.risk import classic, exchange, invasion, reinforcement, setup
 from domain.risk.bot import bot_move
@@ -21,7 +29,7 @@ from domain.risk.invariants import check_invariants
 from domain.risk.move_json import move_to_json, parse_move
 from domain.risk.move_notation import notation, parse_notation
 from domain.risk.moves import RiskMove
-from domain.risk.options import normalise_options
+from domain.risk.options import OPTIONS_INFO, normalise_options
 from domain.risk.state import (
     COLOURS,
     EXCHANGE,
@@ -78,6 +86,10 @@ class RiskRules:
         self.max_players = 6
         self.event_types: tuple[str, ...] = EVENT_TYPES
         self.rules_version = RULES_VERSION
+        self.options_info: tuple[OptionInfo, ...] = OPTIONS_INFO
+        self.player_ranges: tuple[PlayerRange, ...] = (
+            PlayerRange({}, self.min_players, self.max_players),
+        )
         self.open_moves = True
         """Moves with free amounts and contents (splits of a placement, any deal) are legal
         without being listed: ``legal_moves`` lists the typical ones and ``apply`` judges

@@ -238,3 +238,46 @@ def test_problem_titles_follow_their_codes(client: FlaskClient) -> None:
     malformed = client.get("/api/v1/games/not-a-uuid")
     assert missing.json["code"] == malformed.json["code"] == "game-not-found"
     assert missing.json["title"] == malformed.json["title"] == "Game not found"
+
+
+@pytest.mark.parametrize(
+    ("notation", "status", "code"),
+    [
+        ("propose " + "[" * 3000 + "]" * 3000, 400, "invalid-request"),
+        ("propose " + "[" * 900 + "]" * 900, 422, "malformed-move"),
+        ('propose {"money": ' + "9" * 1500 + "}", 422, "malformed-move"),
+        ("buy ²", 422, "malformed-move"),
+        ("buy " + "9" * 1000, 422, "malformed-move"),
+    ],
+)
+def test_risk_notation_that_cannot_be_read_is_refused(
+    client: FlaskClient, http_services: Services, notation: str, status: int, code: str
+) -> None:
+    game_id, tokens = new_game(client, 3, "risk")
+    view = client.get(f"/api/v1/games/{game_id}").json
+    seat = view["current_players"][0]
+    before = notifications(http_services)
+    answer = client.post(
+        f"/api/v1/games/{game_id}/moves",
+        json={"notation": notation, "expected_version": view["version"]},
+        headers=bearer(tokens[seat]),
+    )
+    assert_problem(answer, status, code)
+    assert notifications(http_services) == before
+
+
+def test_risk_options_are_bounded(client: FlaskClient, http_services: Services) -> None:
+    before = notifications(http_services)
+    for options in (
+        {"starting_units": 10**12},
+        {"stake": -1},
+        {"placement_step": "3"},
+        {"golden_horse": [4] * 13},
+        {"unit_price": True},
+    ):
+        answer = client.post(
+            "/api/v1/games", json={"game": "risk", "players": 3, "options": options}
+        )
+        assert_problem(answer, 422, "invalid-options")
+        assert next(iter(options)) in answer.json["detail"]
+    assert notifications(http_services) == before

@@ -127,6 +127,9 @@ def test_errors_are_reported_not_raised(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     use_store(monkeypatch, tmp_path / "empty.db")
+    assert main(["export", "00000000-0000-4000-8000-000000000000"]) == 2
+    assert "there is no GameLedger store" in capsys.readouterr().err
+    build_services(Settings.from_env()).close()  # an empty store, as the service creates it
     assert main(["export", "00000000-0000-4000-8000-000000000000"]) == 1
     assert "game-not-found" in capsys.readouterr().err
     assert main(["verify", str(tmp_path / "missing.json")]) == 2
