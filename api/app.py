@@ -1,4 +1,4 @@
-"""The Flask app factory (DESIGN.md, "HTTP API"): JSON under /api/v1, an OpenAPI document
+"""The Flask app factory (docs/architecture.md, "HTTP API"): JSON under /api/v1, an OpenAPI document
 generated from the marshmallow schemas at /api/v1/openapi.json, a browsable docs page at
 /api/v1/docs (Swagger UI, its files served locally), problem+json errors and CORS."""
 

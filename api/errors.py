@@ -1,4 +1,4 @@
-"""Errors as ``application/problem+json`` (RFC 9457) with a stable ``code`` (DESIGN.md,
+"""Errors as ``application/problem+json`` (RFC 9457) with a stable ``code`` (docs/architecture.md,
 "HTTP API"; the codes are listed in docs/api.md).
 
 Every error the service can raise maps to exactly one status here, so routes never build

@@ -1,4 +1,4 @@
-"""Plain-dict presentations of games and their events for a given viewer (DESIGN.md,
+"""Plain-dict presentations of games and their events for a given viewer (docs/architecture.md,
 "Read side": every read honours the viewer). Secret fields are never presented: the seed
 (until the game has ended, when the game's own ``GameEnded`` reveals it) and seat tokens."""
 

@@ -1,4 +1,4 @@
-"""Random players for simulations and the conformance run (DESIGN.md, "One protocol for
+"""Random players for simulations and the conformance run (docs/architecture.md, "One protocol for
 every game"): a bot picks uniformly among the legal moves, unless the game gives a
 ``bot_move`` policy -- Risk does, so that its bots settle the prize fund after a bounded
 number of rounds instead of trading forever (docs/risk.md, "Bots")."""

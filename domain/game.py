@@ -1,5 +1,5 @@
 """The game aggregate: one event-sourced aggregate per game, for every registered game
-(DESIGN.md, "Events are the record"; "Write side"; issue 3 for the chain and undo).
+(docs/architecture.md, "Events are the record"; "Write side"; issue 3 for the chain and undo).
 
 The events it stores:
 

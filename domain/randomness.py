@@ -1,5 +1,5 @@
 """The game's random stream: every random outcome derives from a secret seed and a counter
-(DESIGN.md, "Randomness"; docs/audit.md explains how anyone checks it).
+(docs/architecture.md, "Randomness"; docs/audit.md explains how anyone checks it).
 
 Definition, stable and language-independent so that anyone can re-derive every draw:
 

@@ -1,4 +1,4 @@
-"""The registry of games: the one place where a game joins the service (DESIGN.md,
+"""The registry of games: the one place where a game joins the service (docs/architecture.md,
 "One protocol for every game"). The application, the API, the bots and the conformance
 tests find games here, so registering a game gives it all of them."""
 

@@ -1,4 +1,4 @@
-"""Following the event log into a projection (DESIGN.md, "Read side").
+"""Following the event log into a projection (docs/architecture.md, "Read side").
 
 SQLite cannot notify, so :class:`LogFollower` polls the application recorder's
 ``select_notifications`` from the view's tracking position, in batches. On PostgreSQL it

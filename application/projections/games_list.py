@@ -1,4 +1,4 @@
-"""The games-list projection (DESIGN.md, "Read side"): one row per game — kind, status,
+"""The games-list projection (docs/architecture.md, "Read side"): one row per game — kind, status,
 seats, whose turn, scores, version, last activity — kept by following the event log.
 
 Each event is applied exactly once: the view writes the row and the event's tracking

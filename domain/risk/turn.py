@@ -1,4 +1,4 @@
-"""Deciding a move as a run of events (DESIGN.md, "Events are the record"): a
+"""Deciding a move as a run of events (docs/architecture.md, "Events are the record"): a
 :class:`Turn` holds a scratch copy of the state and evolves it by every event it emits, so
 that later steps of the same move see the consequences of earlier ones (a capture before
 the elimination it causes, the last turn before the exchange session)."""
