@@ -1,6 +1,7 @@
 """The use cases of the service (docs/architecture.md, "Write side"): create a game, join a
 seat, make a move, and the queries that read one game — its view now or at any version, the
-legal moves of a seat, its event log. Lists of games come from read models (application/projections/).
+legal moves of a seat, its event log. Lists of games come from read models
+(application/projections/).
 
 Each command is get → command → save. A command carries the version the client saw; a stale
 version, or another save that wins the race, is a :class:`Conflict` and changes nothing."""
