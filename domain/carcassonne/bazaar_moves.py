@@ -1,4 +1,4 @@
-"""The moves of a bazaar (expansion Bridges, Castles & Bazaars; shared/rules/carcassonne.md,
+"""The moves of a bazaar (expansion Bridges, Castles & Bazaars; docs/carcassonne.md,
 "Bazaars"; seed 001, "Базары"): the auctioneer picks a revealed tile and opens with a bid
 of 0 or more, the others raise or pass once each, the auctioneer buys or sells; in the
 variant without auction each player picks a tile (docs/carcassonne.md, "Bazaars").

@@ -1,4 +1,4 @@
-"""The bazaar part of the game (expansion; shared/rules/carcassonne.md, "Bazaars"; seed
+"""The bazaar part of the game (expansion; docs/carcassonne.md, "Bazaars"; seed
 001, "Базары"): opening the auction after the turn that placed a bazaar, answering the
 auction moves, and the bazaar turns in which each player plays their tile, after which
 normal drawing resumes left of the active player. Events are worked out on clones; the

@@ -1,4 +1,4 @@
-"""Bazaars (expansion Bridges, Castles & Bazaars; shared/rules/carcassonne.md, "Bazaars";
+"""Bazaars (expansion Bridges, Castles & Bazaars; docs/carcassonne.md, "Bazaars";
 seed 001, "Базары", which wins where they differ): the auction's state, who acts, the legal
 bids, and how its events change the state (the evolve handlers).
 

@@ -1,4 +1,4 @@
-"""The options of a Carcassonne game, validated and fixed at creation (shared/rules/carcassonne.md,
+"""The options of a Carcassonne game, validated and fixed at creation (docs/carcassonne.md,
 "Final scoring" for the farmer variants and the two-tile city; docs/carcassonne.md,
 "Options" and "Scenario games").
 

@@ -1,5 +1,5 @@
 """Carcassonne (base game) as a :class:`domain.protocol.Rules` implementation: options,
-setup, whose turn, legal moves and the events a move causes (shared/rules/carcassonne.md,
+setup, whose turn, legal moves and the events a move causes (docs/carcassonne.md,
 "Base game" and "Final scoring"; the details live in the modules this one calls).
 """
 
@@ -43,7 +43,7 @@ RULES_VERSION: Final = "carcassonne-3"
 
 
 class CarcassonneRules:
-    """The rules of the Carcassonne base game for 2-5 players (shared/rules/carcassonne.md)."""
+    """The rules of the Carcassonne base game for 2-5 players (docs/carcassonne.md)."""
 
     def __init__(self) -> None:
         self.name = "carcassonne"

@@ -1,4 +1,4 @@
-"""The state of a game of Carcassonne: the table after every event (shared/rules/carcassonne.md,
+"""The state of a game of Carcassonne: the table after every event (docs/carcassonne.md,
 "Base game": the start tile, the stack, 7 followers each, the features as they grow).
 
 Everything here is derived from events by :mod:`domain.carcassonne.evolve` (and the start

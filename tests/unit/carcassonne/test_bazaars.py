@@ -1,4 +1,4 @@
-"""Bazaars (expansion; shared/rules/carcassonne.md, "Bazaars"; seed 001, "Базары"): the
+"""Bazaars (expansion; docs/carcassonne.md, "Bazaars"; seed 001, "Базары"): the
 seed's three-player auction move by move, the variant without auction, too few tiles, a
 bought tile that fits nowhere, no chain reaction, the move formats and random games."""
 

@@ -1,4 +1,4 @@
-"""Legal placements and follower spots (shared/rules/carcassonne.md, "Placing",
+"""Legal placements and follower spots (docs/carcassonne.md, "Placing",
 "Deploying"), checked against a brute force built on the independent recount's board; the
 draw on demand; discarding a tile that fits nowhere."""
 

@@ -1,4 +1,4 @@
-"""Options, player counts and the start of a game (shared/rules/carcassonne.md, "Base
+"""Options, player counts and the start of a game (docs/carcassonne.md, "Base
 game", "Final scoring"; docs/carcassonne.md, "Options")."""
 
 from __future__ import annotations
