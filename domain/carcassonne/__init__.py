@@ -1,5 +1,5 @@
 """Carcassonne (base game), the tile-laying game, as a GameLedger game
-(shared/rules/carcassonne.md; docs/carcassonne.md).
+(docs/carcassonne.md).
 
 :data:`CARCASSONNE` implements :class:`domain.protocol.Rules`. Modules, one purpose each:
 ``catalogue`` the tile data, ``tiles`` tile types and rotated geometry, ``grid`` squares,

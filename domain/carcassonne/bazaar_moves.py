@@ -1,4 +1,4 @@
-"""The moves of a bazaar (expansion Bridges, Castles & Bazaars; shared/rules/carcassonne.md,
+"""The moves of a bazaar (expansion Bridges, Castles & Bazaars; docs/carcassonne.md,
 "Bazaars"; seed 001, "Базары"): the auctioneer picks a revealed tile and opens with a bid
 of 0 or more, the others raise or pass once each, the auctioneer buys or sells; in the
 variant without auction each player picks a tile (docs/carcassonne.md, "Bazaars").
@@ -19,8 +19,11 @@ from typing import Any, Final, NamedTuple
 from domain.carcassonne.tiles import TYPE_INDEX
 from domain.protocol import InvalidMove
 
-BID_LIMIT: Final = 10_000
-"""The largest bid ``apply`` reads (a bound on the integers, not a rule)."""
+MAX_BID: Final = 30
+"""The highest bid, a rule decision (docs/carcassonne.md, "Bazaars"): seed 001 sets no bound
+(a bid may exceed the bidder's score), so the table plays with one. ``legal_moves`` lists
+every bid from 0 (opening) or the highest bid + 1 (raising) up to it, and the JSON and
+notation readers refuse any other amount, so the three always agree."""
 
 
 class Bid(NamedTuple):
@@ -68,7 +71,7 @@ def well_formed(move: object) -> bool:
     if type(move) is Bid:
         amount = move.amount
         return (move.tile is None or _tile(move.tile)) and (
-            type(amount) is int and 0 <= amount <= BID_LIMIT
+            type(amount) is int and 0 <= amount <= MAX_BID
         )
     if type(move) is Pass:
         return move.word == "pass"
@@ -80,7 +83,7 @@ def well_formed(move: object) -> bool:
 def _checked(move: BazaarMove) -> BazaarMove:
     if not well_formed(move):
         raise _malformed(
-            f"A bid names a tile type or null and an integer amount 0..{BID_LIMIT}; a pick a "
+            f"A bid names a tile type or null and an integer amount 0..{MAX_BID}; a pick a "
             "tile type."
         )
     return move

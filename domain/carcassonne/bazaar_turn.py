@@ -1,4 +1,4 @@
-"""The bazaar part of the game (expansion; shared/rules/carcassonne.md, "Bazaars"; seed
+"""The bazaar part of the game (expansion; docs/carcassonne.md, "Bazaars"; seed
 001, "Базары"): opening the auction after the turn that placed a bazaar, answering the
 auction moves, and the bazaar turns in which each player plays their tile, after which
 normal drawing resumes left of the active player. Events are worked out on clones; the
@@ -63,13 +63,23 @@ def bazaar_turns(
     """The next bazaar turn (``BazaarTileTaken``; a tile that fits nowhere, even with a
     bridge (``with_bridge``), is discarded and its player draws from the stack instead), or
     once every tile was played ``BazaarClosed`` and the ordinary next draw (``ordinary``)
-    left of the active player. ``work`` is changed (a scratch copy)."""
+    left of the active player. In the variant without bids, once a pick was played the next
+    seat picks (``PickOffered``), and the last seat takes the last tile (``TileTakenFree``)
+    and plays it. ``work`` is changed (a scratch copy)."""
     from domain.carcassonne.turn import draw_events  # noqa: PLC0415 - turn imports this module
 
     bazaar = work.bazaar
     assert bazaar is not None
     events: list[Event] = []
-    while bazaar["turns"]:
+    while bazaar["turns"] or (bazaar["variant"] == "no-auction" and bazaar["tiles"]):
+        if not bazaar["turns"]:  # variant without bids: the next seat picks, the last is given
+            seat = (bazaar["auctioneer"] + 1) % work.players
+            if len(bazaar["tiles"]) > 1:
+                return [*events, Event("PickOffered", {"player": seat})]
+            _emit(
+                work, events, Event("TileTakenFree", {"player": seat, "tile": bazaar["tiles"][0]})
+            )
+            continue
         seat = bazaar["turns"][0]
         letter = bazaar["won"][seat]
         _emit(work, events, Event("BazaarTileTaken", {"player": seat, "tile": letter}))

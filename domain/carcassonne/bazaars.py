@@ -1,4 +1,4 @@
-"""Bazaars (expansion Bridges, Castles & Bazaars; shared/rules/carcassonne.md, "Bazaars";
+"""Bazaars (expansion Bridges, Castles & Bazaars; docs/carcassonne.md, "Bazaars";
 seed 001, "Базары", which wins where they differ): the auction's state, who acts, the legal
 bids, and how its events change the state (the evolve handlers).
 
@@ -10,23 +10,22 @@ again): they pick a revealed tile and open with a bid of 0 or more; every other 
 without a tile, clockwise, raises once or passes; the auctioneer buys (pays the highest bid
 to its bidder, to nobody when their own bid stayed highest) or sells (the highest bidder
 pays the auctioneer and takes the tile). The last player without a tile gets the last tile
-free. Then, from the active player's left, each plays their tile as a normal turn.
+free. Then, from the active player's left, each plays their tile as a normal turn. In the
+variant without bids (seed 001, «аукцион без ставок») each seat from the active player's
+left picks a tile and plays it before the next seat picks; the active player gets the last.
 """
 
 from __future__ import annotations
 
 from typing import Any, Final
 
-from domain.carcassonne.bazaar_moves import Bid, Deal, Pass, Pick
+from domain.carcassonne.bazaar_moves import MAX_BID, Bid, Deal, Pass, Pick
 from domain.carcassonne.catalogue import CATALOGUE
 from domain.carcassonne.state import PLAY, CarcassonneState
 from domain.carcassonne.tiles import TYPE_INDEX, TYPES
 
 BAZAARS: Final = frozenset(str(tile["type"]) for tile in CATALOGUE if tile["bazaar"])
 """The letters of the bazaar tiles (BB1, BB3, BB5, BB6, BB9, BB10, BB11)."""
-RAISE_SPAN: Final = 10
-"""``legal_moves`` lists bids up to the bidder's score + 10 (at least one raise);
-``apply`` accepts any higher integer bid too (docs/carcassonne.md, "Bazaars")."""
 
 Data = dict[str, Any]
 
@@ -64,20 +63,17 @@ def offered(bazaar: Data) -> list[str]:
 
 def auction_moves(state: CarcassonneState, player: int) -> list[Any]:
     """The moves ``player`` may make in the auction: every tile with every opening bid
-    0..score+10, or a pass and every raise up to score+10 (at least one), or buy and sell;
-    in the variant without auction one pick per tile."""
+    0..``MAX_BID``, or a pass and every raise up to ``MAX_BID`` (none once the highest bid
+    is ``MAX_BID``), or buy and sell; in the variant without auction one pick per tile."""
     bazaar = state.bazaar
     if bazaar is None or player != deciding(state):
         return []
-    score = state.scores[player]
     if bazaar["variant"] == "no-auction":
         return [Pick(tile) for tile in offered(bazaar)]
     if bazaar["lot"] is None:
-        top = max(0, score) + RAISE_SPAN
-        return [Bid(tile, amount) for tile in offered(bazaar) for amount in range(top + 1)]
+        return [Bid(tile, amount) for tile in offered(bazaar) for amount in range(MAX_BID + 1)]
     if bazaar["queue"]:
-        low = bazaar["bid"] + 1
-        return [Pass(), *(Bid(None, a) for a in range(low, max(low, score + RAISE_SPAN) + 1))]
+        return [Pass(), *(Bid(None, a) for a in range(bazaar["bid"] + 1, MAX_BID + 1))]
     return [Deal(True), Deal(False)]
 
 
@@ -145,6 +141,9 @@ def _assign(state: CarcassonneState, seat: int, tile: str) -> None:
     assert bazaar is not None
     bazaar["won"][seat] = tile
     bazaar["tiles"].remove(tile)
+    if bazaar["variant"] == "no-auction":  # the seat plays its pick before the next picks
+        bazaar.update(stage="play", auctioneer=seat, turns=[seat])
+        return
     bazaar.update(lot=None, bid=0, bidder=-1, queue=[])
     if bazaar["tiles"]:
         bazaar["auctioneer"] = first_without(bazaar, bazaar["auctioneer"] + 1)
@@ -178,6 +177,14 @@ def tile_free(state: CarcassonneState, data: Data) -> None:
     _assign(state, data["player"], data["tile"])
 
 
+def pick_offered(state: CarcassonneState, data: Data) -> None:
+    """``PickOffered`` (variant without bids): the previous pick was played; ``player``
+    picks next."""
+    bazaar = state.bazaar
+    assert bazaar is not None
+    bazaar.update(stage="auction", auctioneer=data["player"])
+
+
 def bazaar_tile_taken(state: CarcassonneState, data: Data) -> None:
     """``BazaarTileTaken``: the seat's bought tile is in their hand: their bazaar turn."""
     bazaar = state.bazaar
@@ -205,4 +212,5 @@ BAZAAR_HANDLERS: Final = {
     "TilePicked": tile_free,
     "BazaarTileTaken": bazaar_tile_taken,
     "BazaarClosed": bazaar_closed,
+    "PickOffered": pick_offered,
 }

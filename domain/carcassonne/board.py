@@ -1,5 +1,5 @@
 """Placing a tile: which features its segments join, how they merge, what it completes
-(shared/rules/carcassonne.md, "Placing"; "Scoring a completed feature": roads end at both
+(docs/carcassonne.md, "Placing"; "Scoring a completed feature": roads end at both
 ends or loop, cities close, monasteries are surrounded; "Two segments of one city on the
 same tile count that tile once").
 

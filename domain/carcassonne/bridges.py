@@ -1,4 +1,4 @@
-"""Bridges (expansion Bridges, Castles & Bazaars; shared/rules/carcassonne.md, "Bridges"):
+"""Bridges (expansion Bridges, Castles & Bazaars; docs/carcassonne.md, "The expansion"):
 one per turn, on the tile just placed or on an orthogonal neighbour, straight across N-S or
 W-E between two field edges of that tile, at most one per tile, no placed tile facing a
 bridge end with a non-road edge. A bridge is one more road segment (``b0``) over the

@@ -1,4 +1,4 @@
-"""The castle part of a turn (expansion; shared/rules/carcassonne.md, "Castles"): after the
+"""The castle part of a turn (expansion; docs/carcassonne.md, "Castles"): after the
 placement and the deployment, the completed features are scored in order, each city of two
 caps with one follower stopping for its owner's choice (``CastleOffered``; the move
 :class:`~domain.carcassonne.moves.CastleChoice`); then every castle built in an earlier

@@ -1,4 +1,4 @@
-"""Castles (expansion Bridges, Castles & Bazaars; shared/rules/carcassonne.md, "Castles";
+"""Castles (expansion Bridges, Castles & Bazaars; docs/carcassonne.md, "Castles";
 seed 001, "Замки"): which completed city may become a castle, a castle's fief, the
 features a tile completes that may trigger a castle, and how the castle events change the
 state (``CastleOffered``, ``CastleBuilt``, ``CastleDeclined``, ``FiefOffered``,

@@ -1,6 +1,7 @@
 # ruff: noqa: E501
-"""The tile catalogue of Carcassonne as data (shared/rules/carcassonne.md, "Tile notation used
-in carcassonne-tiles.json"): a verbatim copy of ``shared/rules/carcassonne-tiles.json``, one
+"""The tile catalogue of Carcassonne as data (docs/carcassonne.md, "Tiles and the
+catalogue"): the project's own copy of the tile definitions (transcribed from the rule
+documents, seeds 000-002, and checked against an independent engine's tile definitions), one
 tile type per line, embedded as a module so that the domain reads no file.
 
 24 base types (``"set": "base"``, letters A-X, 72 tiles) and 11 expansion types
@@ -53,4 +54,4 @@ CATALOGUE_JSON: Final = """[
 ]"""
 
 CATALOGUE: Final[list[dict[str, Any]]] = json.loads(CATALOGUE_JSON)
-"""The catalogue parsed: a list of tile types, in the order of the shared file."""
+"""The catalogue parsed: a list of tile types, in catalogue order (A-X, then BB1-BB11)."""

@@ -1,4 +1,4 @@
-"""What a placement completes, foreseen without changing the state (shared/rules/carcassonne.md,
+"""What a placement completes, foreseen without changing the state (docs/carcassonne.md,
 "Scoring a completed feature": a road is complete when both ends stop or it loops, a city
 when its wall is closed, a monastery when the eight squares around it hold tiles; "Two
 segments of one city on the same tile count that tile once").

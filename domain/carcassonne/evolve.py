@@ -34,6 +34,13 @@ def tile_drawn(state: CarcassonneState, data: Data) -> None:
     state.random_position = data["random_position"]
 
 
+def first_player_chosen(state: CarcassonneState, data: Data) -> None:
+    """``FirstPlayerChosen`` (rules, "Base game": the first player is chosen at random): the
+    seat drawn, and the stream position after the draw."""
+    state.first_player = data["player"]
+    state.random_position = data["random_position"]
+
+
 def tile_discarded(state: CarcassonneState, data: Data) -> None:
     """``TileDiscarded`` (rules, "Placing": a tile with no legal placement is out of the
     game)."""
@@ -137,6 +144,7 @@ HANDLERS: Final[dict[str, Callable[[CarcassonneState, Data], None]]] = {
     "CastleScored": castles.castle_scored,
     "CastleVacated": castles.castle_vacated,
     **BAZAAR_HANDLERS,
+    "FirstPlayerChosen": first_player_chosen,
 }
 """The event catalogue (docs/carcassonne.md, "Events")."""
 

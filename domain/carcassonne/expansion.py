@@ -1,6 +1,6 @@
 """What the expansion Bridges, Castles & Bazaars adds to a game, as far as it is implemented
-(shared/rules/carcassonne.md, "Bridges, Castles & Bazaars"; docs/carcassonne.md, "The
-expansion"): its 12 tiles (BB1-BB11) shuffled into the stack, 2-6 players, and each
+(docs/carcassonne.md,
+"The expansion"): its 12 tiles (BB1-BB11) shuffled into the stack, 2-6 players, and each
 player's bridge and castle tokens. Bridges are played in :mod:`domain.carcassonne.bridges`,
 castles in :mod:`domain.carcassonne.castles`; bazaars not yet (a bazaar tile is placed as
 an ordinary tile).

@@ -1,5 +1,5 @@
 """Farmers at the end of the game, in the three variants of the option ``farmers``
-(shared/rules/carcassonne.md, "Final scoring", 2; seed 000 "Очки за поля", seed 002
+(docs/carcassonne.md, "Final scoring", 2; seed 000 "Очки за поля", seed 002
 "Фермеры получают баллы за снабжение городов" and "Альтернативный оценка фермера").
 
 A farm is a field feature; it supplies the *completed* cities it borders. The majority

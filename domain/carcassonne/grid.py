@@ -1,4 +1,4 @@
-"""Squares of the table (shared/rules/carcassonne.md, "Base game": the start tile at (0,0),
+"""Squares of the table (docs/carcassonne.md, "Base game": the start tile at (0,0),
 tiles placed edge to edge; a monastery's eight surrounding squares).
 
 Coordinates as players read them: ``x`` grows to the east, ``y`` grows to the **south**

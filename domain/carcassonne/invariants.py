@@ -1,5 +1,5 @@
 """Conservation laws of Carcassonne, checked by the conformance run after every event
-(shared/rules/carcassonne.md, "Base game": 72 tiles, 7 followers per player; scores never
+(docs/carcassonne.md, "Base game": 72 tiles, 7 followers per player; scores never
 below 0), and at the end of a game the independent recount (:mod:`domain.carcassonne.recount`).
 """
 

@@ -1,5 +1,5 @@
 """Carcassonne moves as small immutable values, with their JSON form and compact notation
-(shared/rules/carcassonne.md, "Base game": a turn places the drawn tile and optionally
+(docs/carcassonne.md, "Base game": a turn places the drawn tile and optionally
 deploys one follower on it).
 
 * :class:`Place` — put the drawn tile ``tile`` on square ``(x, y)`` turned ``rotation``

@@ -1,4 +1,4 @@
-"""The options of a Carcassonne game, validated and fixed at creation (shared/rules/carcassonne.md,
+"""The options of a Carcassonne game, validated and fixed at creation (docs/carcassonne.md,
 "Final scoring" for the farmer variants and the two-tile city; docs/carcassonne.md,
 "Options" and "Scenario games").
 
@@ -26,7 +26,7 @@ SMALL_CITY_POINTS: Final = (4, 2)
 DEFAULT_OPTIONS: Final = {"farmers": PER_FIELD, "small-city-points": 4}
 SCENARIO_OPTIONS: Final = ("stack", "stack-only")
 """Options that make a game a scenario (present in the normalised options only when given)."""
-OPTIONAL: Final = (*SCENARIO_OPTIONS, "expansions", "bazaar")
+OPTIONAL: Final = (*SCENARIO_OPTIONS, "expansions", "bazaar", "first_player")
 """Options present in the normalised options only when given (a base game's stay as they were)."""
 
 
@@ -75,7 +75,8 @@ def normalise_options(options: Mapping[str, Any]) -> dict[str, Any]:
     """``farmers``: ``per-field`` (default), ``per-city`` or ``per-field-once``;
     ``small-city-points``: 4 (default) or 2 (rules, "Final scoring"); ``expansions``:
     ``["bridges-castles-bazaars"]`` or none; ``stack``: tile letters drawn first, in order;
-    ``stack-only`` (with ``stack``): ``true`` when those are the only tiles of the game.
+    ``stack-only`` (with ``stack``): ``true`` when those are the only tiles of the game;
+    ``first_player``: the seat that starts (else drawn at random; a scenario: seat 0).
     Anything else raises ``InvalidOptions`` (``invalid-options``)."""
     if not isinstance(options, Mapping):
         raise _invalid("Options are a JSON object.")
@@ -97,6 +98,11 @@ def normalise_options(options: Mapping[str, Any]) -> dict[str, Any]:
         if not expansions or options["bazaar"] not in BAZAAR_VARIANTS:
             raise _invalid('Option \'bazaar\' ("auction" or "no-auction") needs the expansion.')
         fixed["bazaar"] = options["bazaar"]
+    if "first_player" in options:
+        first = options["first_player"]
+        if type(first) is not int or first < 0:
+            raise _invalid("Option 'first_player' is a seat: 0 to the number of players - 1.")
+        fixed["first_player"] = first
     if "stack" in options:
         only = options.get("stack-only", False)
         if type(only) is not bool:
@@ -122,7 +128,8 @@ def configure(state: CarcassonneState, options: Mapping[str, Any]) -> None:
     """Fit a new table (:func:`domain.carcassonne.board.new_state`) to the normalised
     options: with the expansion its 12 tiles join the stack and every seat gets its bridge
     and castle tokens ("Tokens"); a scenario's listed types are drawn first, and with
-    ``stack-only`` they are the whole stack."""
+    ``stack-only`` they are the whole stack; the first player as fixed (-1: drawn at
+    ``begin``; rules, "Base game")."""
     if has_expansion(options):
         state.expansion = True
         state.stack = stack_counts(True)
@@ -130,6 +137,7 @@ def configure(state: CarcassonneState, options: Mapping[str, Any]) -> None:
         state.bridges = [tokens_each(state.players)] * state.players
         state.castles = [tokens_each(state.players)] * state.players
         state.bazaar_variant = options.get("bazaar", "auction")
+    state.first_player = options.get("first_player", 0 if is_scenario(options) else -1)
     state.script = [TYPE_INDEX[letter] for letter in options.get("stack", [])]
     if options.get("stack-only", False):
         state.stack = [0] * len(TYPES)

@@ -1,5 +1,5 @@
 """Every legal placement of the drawn tile, with the follower spots of each
-(shared/rules/carcassonne.md, "Placing": touch a placed tile edge to edge, every touching
+(docs/carcassonne.md, "Placing": touch a placed tile edge to edge, every touching
 edge matching, any rotation; "Deploying": one follower from the supply on the tile just
 placed, on a segment whose feature — however far it reaches — holds no follower).
 

@@ -1,5 +1,5 @@
 """A second, independent scorer: replays the placements of a game on a plain board and
-recounts every score from scratch (shared/rules/carcassonne.md, "Placing", "Deploying",
+recounts every score from scratch (docs/carcassonne.md, "Placing", "Deploying",
 "Scoring a completed feature", "Final scoring").
 
 It shares nothing with the engine but the raw catalogue (:mod:`domain.carcassonne.catalogue`):

@@ -1,5 +1,5 @@
 """Castles for the independent recount (:mod:`domain.carcassonne.recount`;
-shared/rules/carcassonne.md, "Castles"): which closed cities became castles and which
+docs/carcassonne.md, "Castles"): which closed cities became castles and which
 feature a castle scored are read from the history (the players' decisions); everything
 else — that the city was two caps with one follower, the fief, which completed features
 lie in it, the chains, the values, the end of the game, the 4 points a castle gives a

@@ -1,10 +1,11 @@
 """Carcassonne (base game) as a :class:`domain.protocol.Rules` implementation: options,
-setup, whose turn, legal moves and the events a move causes (shared/rules/carcassonne.md,
+setup, whose turn, legal moves and the events a move causes (docs/carcassonne.md,
 "Base game" and "Final scoring"; the details live in the modules this one calls).
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any, Final, cast
 
@@ -14,6 +15,7 @@ from domain.carcassonne.bazaar_moves import BazaarMove
 from domain.carcassonne.bazaar_turn import play_auction
 from domain.carcassonne.bazaars import auction_moves, deciding
 from domain.carcassonne.board import new_state
+from domain.carcassonne.bot import bot_move as bot_policy
 from domain.carcassonne.bridges import bridge_placements, play_bridged
 from domain.carcassonne.castle_turn import choice_moves, play_choice
 from domain.carcassonne.evolve import EVENT_TYPES, HANDLERS
@@ -38,12 +40,12 @@ from domain.carcassonne.view import acting, outcome, summary, view
 from domain.protocol import Event, IllegalMove, InvalidMove, InvalidOptions, Outcome, Viewer
 from domain.randomness import RandomStream
 
-RULES_VERSION: Final = "carcassonne-3"
+RULES_VERSION: Final = "carcassonne-4"
 """Changes whenever the rules' decisions change (docs/carcassonne.md, "Rules decisions")."""
 
 
 class CarcassonneRules:
-    """The rules of the Carcassonne base game for 2-5 players (shared/rules/carcassonne.md)."""
+    """The rules of the Carcassonne base game for 2-5 players (docs/carcassonne.md)."""
 
     def __init__(self) -> None:
         self.name = "carcassonne"
@@ -78,15 +80,27 @@ class CarcassonneRules:
                 f"Carcassonne is played by {self.min_players} to {most} players"
                 + (" with the expansion." if most == MAX_PLAYERS else "."),
             )
+        if fixed.get("first_player", 0) >= players:
+            raise InvalidOptions(
+                "invalid-options", f"Option 'first_player' is a seat: 0 to {players - 1}."
+            )
         state = new_state(players, fixed["farmers"], fixed["small-city-points"])
         configure(state, fixed)
         return state
 
     def begin(self, state: CarcassonneState, rng: RandomStream) -> list[Event]:
-        """Seat 0 draws the first tile (``TileDrawn``)."""
+        """The first player draws the first tile (``TileDrawn``). Unless an option fixed
+        them, they are drawn first, ``rng.below(players)``, and recorded in
+        ``FirstPlayerChosen`` (rules, "Base game"; seed 000)."""
         if state.phase != SETUP:
             raise IllegalMove("already-begun", "The game has already begun.")
-        return draw_events(list(state.stack), list(state.script), state.frontier, 0, rng)
+        first, events = state.first_player, []
+        if first < 0:
+            first = rng.below(state.players)
+            data = {"player": first, "random_position": rng.position}
+            events.append(Event("FirstPlayerChosen", data))
+        stack, script = list(state.stack), list(state.script)
+        return events + draw_events(stack, script, state.frontier, first, rng)
 
     # -- turns ----------------------------------------------------------------------
 
@@ -146,6 +160,11 @@ class CarcassonneRules:
             return play_bridged(state, player, move, rng)
         assert isinstance(move, Place)
         return play(state, player, move, rng)
+
+    def bot_move(self, state: CarcassonneState, player: int, bot: random.Random) -> Move:
+        """The random bot's move (:mod:`domain.carcassonne.bot`): uniform over the legal
+        moves, bidding at most its score + 10 in auctions."""
+        return cast(Move, bot_policy(self.legal_moves(state, player), state.scores[player], bot))
 
     def copy_state(self, state: CarcassonneState) -> CarcassonneState:
         """An independent copy of ``state``."""

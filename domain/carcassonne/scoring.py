@@ -1,5 +1,5 @@
 """Points: the majority rule, what a feature is worth, and the events that score it
-(shared/rules/carcassonne.md, "Scoring a completed feature"; "Final scoring", step 1;
+(docs/carcassonne.md, "Scoring a completed feature"; "Final scoring", step 1;
 "Highest total wins; ties share the victory").
 """
 

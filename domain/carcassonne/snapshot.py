@@ -84,6 +84,7 @@ def state_to_json(state: CarcassonneState) -> dict[str, Any]:
         "bazaar": None if state.bazaar is None else copy_json(state.bazaar),
         "bazaar_variant": state.bazaar_variant,
         "payments": [list(entry) for entry in state.payments],
+        "first_player": state.first_player,
     }
 
 
@@ -138,6 +139,7 @@ def state_from_json(data: dict[str, Any]) -> CarcassonneState:
         bazaar=None if data.get("bazaar") is None else copy_json(data["bazaar"]),
         bazaar_variant=data.get("bazaar_variant", "auction"),
         payments=[(a, b, n) for a, b, n in data.get("payments", [])],
+        first_player=data.get("first_player", 0),
     )
 
 

@@ -1,4 +1,4 @@
-"""The state of a game of Carcassonne: the table after every event (shared/rules/carcassonne.md,
+"""The state of a game of Carcassonne: the table after every event (docs/carcassonne.md,
 "Base game": the start tile, the stack, 7 followers each, the features as they grow).
 
 Everything here is derived from events by :mod:`domain.carcassonne.evolve` (and the start
@@ -187,6 +187,9 @@ class CarcassonneState:
     """Option ``bazaar``: ``"auction"`` or ``"no-auction"``."""
     payments: list[tuple[int, int, int]] = field(default_factory=list)
     """Every auction payment: (payer, payee or -1 for nobody, points); the recount adds them."""
+    first_player: int = -1
+    """The seat that plays first (rules, "Base game"): fixed by the option ``first_player``
+    (a scenario: seat 0 unless given), else -1 until ``FirstPlayerChosen`` records the draw."""
     memo: Any = field(default=None, compare=False, repr=False)
     """The last placement analysed (:func:`domain.carcassonne.board.analyse`) with its
     key, so that ``evolve`` does not redo what ``apply`` just did; not part of the state."""
@@ -231,6 +234,7 @@ class CarcassonneState:
             None if self.bazaar is None else copy_json(self.bazaar),
             self.bazaar_variant,
             self.payments.copy(),
+            self.first_player,
             self.memo,
             self.slot_cache.copy(),
         )

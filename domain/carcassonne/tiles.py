@@ -1,5 +1,5 @@
 """The geometry of the tile types (:mod:`domain.carcassonne.tiletypes`, re-exported here),
-built once (shared/rules/carcassonne.md, "Tile notation used in carcassonne-tiles.json";
+built once (docs/carcassonne.md, "Tiles and the catalogue";
 "Placing").
 
 A tile has four edges N, E, S, W (0..3) and eight half-edges clockwise from the top-left

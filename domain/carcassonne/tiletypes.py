@@ -1,5 +1,5 @@
-"""Tile types, built once from the catalogue (shared/rules/carcassonne.md, "Tile notation
-used in carcassonne-tiles.json"): the catalogue's types with their segments — cities,
+"""Tile types, built once from the catalogue (docs/carcassonne.md, "Tiles and the
+catalogue"): the catalogue's types with their segments — cities,
 roads, fields and monastery, in that order, with the catalogue's ids — and, after them, the
 *bridged variants* (rules, "Bridges"): a type with two opposite field edges bridged, one
 more road segment ``b0`` over them. :mod:`domain.carcassonne.tiles` turns them and builds

@@ -1,4 +1,4 @@
-"""The events of one turn, worked out without changing the state (shared/rules/carcassonne.md,
+"""The events of one turn, worked out without changing the state (docs/carcassonne.md,
 "Base game": place the drawn tile, optionally deploy one follower, score what it completed —
 after the follower step —, then the next player draws; "The game ends after the turn in
 which the last tile is placed"; "Final scoring").

@@ -1,5 +1,5 @@
 """What players and spectators see of a game of Carcassonne, its summary and its outcome
-(shared/rules/carcassonne.md, "Base game": the table, the followers and the drawn tile are
+(docs/carcassonne.md, "Base game": the table, the followers and the drawn tile are
 public — "draw a tile, show it". The stack is a count per type and never an order, so there
 is nothing hidden to redact: every viewer sees the same; docs/carcassonne.md, "View").
 """

@@ -1,4 +1,5 @@
-"""Bazaars (expansion; shared/rules/carcassonne.md, "Bazaars"; seed 001, "Базары"): the
+# ruff: noqa: RUF002 - the seeds are quoted in Russian
+"""Bazaars (expansion; docs/carcassonne.md, "Bazaars"; seed 001, "Базары"): the
 seed's three-player auction move by move, the variant without auction, too few tiles, a
 bought tile that fits nowhere, no chain reaction, the move formats and random games."""
 
@@ -10,9 +11,9 @@ from typing import Any
 import pytest
 
 from domain.carcassonne import CARCASSONNE, CarcassonneState
-from domain.carcassonne.bazaar_moves import Bid, Deal, Pass, Pick
+from domain.carcassonne.bazaar_moves import MAX_BID, Bid, Deal, Pass, Pick
 from domain.carcassonne.moves import Move, Place
-from domain.protocol import Event, IllegalMove, Viewer
+from domain.protocol import Event, IllegalMove, InvalidMove, Viewer
 from domain.randomness import RandomStream
 from tests.unit.carcassonne.helpers import random_game
 
@@ -119,18 +120,37 @@ def test_an_auctioneer_whose_bid_stays_highest_pays_nobody() -> None:
     assert state.scores == [0, -4]
 
 
-def test_the_variant_without_auction() -> None:
-    state = game(3, ["BB6", "B", "E", "U"], bazaar="no-auction")
+def test_the_variant_without_bids_picks_and_places_in_turn() -> None:
+    """Seed 001, «Вариант аукциона без ставок»: «Игрок по левую руку от действующего игрока
+    выбирает себе квадрат и выкладывает его на стол по обычным правилам, затем тоже самое
+    делает следующий по часовой стрелке игрок»: each seat picks a tile and places it before
+    the next seat picks; the active player, last, gets the last tile."""
+    state = game(3, ["BB6", "B", "E", "U", "B"], bazaar="no-auction")
     assert CARCASSONNE.normalise_options({**BCB, "bazaar": "no-auction"})["bazaar"] == "no-auction"
     act(state, RED, "BB6@0,1r0")
     assert CARCASSONNE.legal_moves(state, BLUE) == [Pick("B"), Pick("E"), Pick("U")]
-    assert types(act(state, BLUE, "pick U")) == ["TilePicked"]
-    events = act(state, GREEN, "pick B")
-    assert types(events)[:3] == ["TilePicked", "TileTakenFree", "BazaarTileTaken"]
-    assert events[1].data == {"player": RED, "tile": "E"}
+    events = act(state, BLUE, "pick U")
+    assert types(events) == ["TilePicked", "BazaarTileTaken"]
+    assert events[1].data == {"player": BLUE, "tile": "U"}
+    assert CARCASSONNE.current_players(state) == [BLUE]  # Blue places before Green picks
+    assert CARCASSONNE.legal_moves(state, GREEN) == []
+    assert {getattr(m, "tile", None) for m in CARCASSONNE.legal_moves(state, BLUE)} == {"U"}
+    events = place_any(state)
+    assert types(events)[-1] == "PickOffered" and events[-1].data == {"player": GREEN}
+    assert CARCASSONNE.legal_moves(state, GREEN) == [Pick("B"), Pick("E")]
+    assert CARCASSONNE.view(state, Viewer.spectator())["bazaar"]["tiles"] == ["B", "E"]
+    with pytest.raises(IllegalMove) as refused:
+        CARCASSONNE.apply(state, GREEN, Bid("E", 1), RandomStream("x"))
+    assert refused.value.code == "bazaar-pick"
+    assert types(act(state, GREEN, "pick B")) == ["TilePicked", "BazaarTileTaken"]
+    events = place_any(state)  # Green's B; Red, the active player, gets the last tile
+    assert types(events)[-2:] == ["TileTakenFree", "BazaarTileTaken"]
+    assert events[-1].data == {"player": RED, "tile": "E"}
+    events = place_any(state)  # Red's E; drawing resumes left of the active player
+    assert types(events)[-2:] == ["BazaarClosed", "TileDrawn"]
+    assert events[-1].data["player"] == BLUE and state.bazaar is None
     assert state.scores == [0, 0, 0]
-    with pytest.raises(IllegalMove):
-        CARCASSONNE.apply(state, RED, Bid("E", 1), RandomStream("x"))
+    assert [state.tiles[k][3] for k in range(2, 5)] == [BLUE, GREEN, RED]
 
 
 def test_too_few_tiles_left_make_the_bazaar_an_ordinary_tile() -> None:
@@ -183,7 +203,9 @@ def test_a_bazaar_placed_in_a_bazaar_turn_starts_no_auction() -> None:
     assert "AuctionOpened" not in types(place_any(state))
 
 
-def test_refusals_and_raises_beyond_the_listed_ones() -> None:
+def test_refusals_and_the_highest_bid() -> None:
+    """Bids run 0..MAX_BID (docs, "Bazaars": the bidding bound): every one of them is
+    listed, and the readers refuse anything above, so listing, parser and apply agree."""
     state = game(3, ["BB6", "B", "E", "U"])
     act(state, RED, "BB6@0,1r0")
     with pytest.raises(IllegalMove) as refused:
@@ -192,13 +214,26 @@ def test_refusals_and_raises_beyond_the_listed_ones() -> None:
     with pytest.raises(IllegalMove) as refused:
         CARCASSONNE.apply(state, BLUE, Bid("A", 1), RandomStream("x"))
     assert refused.value.code == "auction-open"
+    openings = [m for m in CARCASSONNE.legal_moves(state, BLUE) if isinstance(m, Bid)]
+    assert {m.amount for m in openings} == set(range(MAX_BID + 1))
+    assert len(openings) == 3 * (MAX_BID + 1)  # B, E, U: the listing does not grow with scores
     act(state, BLUE, "bid E 5")
     with pytest.raises(IllegalMove) as refused:
         CARCASSONNE.apply(state, GREEN, Bid(None, 5), RandomStream("x"))
     assert refused.value.code == "bid-too-low"
-    assert max(m.amount for m in CARCASSONNE.legal_moves(state, GREEN) if isinstance(m, Bid)) == 10
-    big = _apply(state, GREEN, Bid(None, 40))  # not listed, accepted
-    assert big[0].data["amount"] == 40
+    raises = [m for m in CARCASSONNE.legal_moves(state, GREEN) if isinstance(m, Bid)]
+    assert [m.amount for m in raises] == list(range(6, MAX_BID + 1))
+    for too_high in ({"type": "bid", "tile": None, "amount": MAX_BID + 1}, f"bid {MAX_BID + 1}"):
+        with pytest.raises(InvalidMove) as malformed:
+            if isinstance(too_high, str):
+                CARCASSONNE.parse_notation(too_high)
+            else:
+                CARCASSONNE.parse_move(too_high)
+        assert malformed.value.code == "malformed-move"
+    with pytest.raises(InvalidMove):
+        CARCASSONNE.apply(state, GREEN, Bid(None, MAX_BID + 1), RandomStream("x"))
+    act(state, GREEN, f"bid {MAX_BID}")
+    assert CARCASSONNE.legal_moves(state, RED) == [Pass()]  # nothing above the highest bid
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,5 @@
-"""Bridges (expansion Bridges, Castles & Bazaars; shared/rules/carcassonne.md, "Bridges";
-docs/carcassonne.md, "The expansion"), on boards built through the engine.
+"""Bridges (expansion Bridges, Castles & Bazaars; docs/carcassonne.md, "The
+expansion"), on boards built through the engine.
 
 The start tile D lies at (0,0): city north, road west-east, field south.
 """

@@ -1,4 +1,4 @@
-"""Castles (expansion Bridges, Castles & Bazaars; shared/rules/carcassonne.md, "Castles";
+"""Castles (expansion Bridges, Castles & Bazaars; docs/carcassonne.md, "Castles";
 seed 001 "Замки"; docs/carcassonne.md, "Castles"): the owner's choice at completion, even
 in another player's turn; the fief; triggers by unoccupied features, monasteries inside
 and outside the fief, chains, the choice between features; the end of the game and farms.

@@ -1,5 +1,5 @@
 """Bridges, Castles & Bazaars behind the option ``expansions``
-(shared/rules/carcassonne.md, "Bridges, Castles & Bazaars"; docs/carcassonne.md, "The
+(docs/carcassonne.md, "The
 expansion"): the option, its 12 tiles in the stack, 2-6 players, the tokens — and the base
 game unchanged when it is off."""
 

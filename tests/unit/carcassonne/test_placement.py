@@ -1,4 +1,4 @@
-"""Legal placements and follower spots (shared/rules/carcassonne.md, "Placing",
+"""Legal placements and follower spots (docs/carcassonne.md, "Placing",
 "Deploying"), checked against a brute force built on the independent recount's board; the
 draw on demand; discarding a tile that fits nowhere."""
 
@@ -130,7 +130,7 @@ def test_apply_accepts_exactly_the_listed_spots() -> None:
 
 
 def test_a_draw_takes_the_kth_tile_left_in_catalogue_order() -> None:
-    state = table(2)
+    state = CARCASSONNE.setup(2, {"first_player": 0})
     events = CARCASSONNE.begin(state, RandomStream("draw", 0))
     assert [e.type for e in events] == ["TileDrawn"]
     index = RandomStream("draw", 0).below(71)

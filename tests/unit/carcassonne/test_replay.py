@@ -154,4 +154,4 @@ def test_the_state_survives_json_for_snapshots() -> None:
                 assert CARCASSONNE.legal_moves(back, player) == CARCASSONNE.legal_moves(
                     state, player
                 )
-    assert CARCASSONNE.rules_version == "carcassonne-3"  # bazaars
+    assert CARCASSONNE.rules_version == "carcassonne-4"  # random first player, picks placed in turn

@@ -1,4 +1,4 @@
-"""Options, player counts and the start of a game (shared/rules/carcassonne.md, "Base
+"""Options, player counts and the start of a game (docs/carcassonne.md, "Base
 game", "Final scoring"; docs/carcassonne.md, "Options")."""
 
 from __future__ import annotations
@@ -41,6 +41,8 @@ def test_the_rules_object_satisfies_the_protocol() -> None:
         "TilePicked",
         "BazaarTileTaken",
         "BazaarClosed",
+        "PickOffered",
+        "FirstPlayerChosen",
     )
 
 
@@ -62,6 +64,10 @@ def test_default_options() -> None:
         {"small-city-points": "2"},
         {"small-city-points": True},
         {"bridges": True},
+        {"first_player": 2},
+        {"first_player": -1},
+        {"first_player": "0"},
+        {"first_player": True},
         [],
     ],
 )
@@ -78,14 +84,56 @@ def test_invalid_player_counts(players: Any) -> None:
     assert refused.value.code == "invalid-player-count"
 
 
-def test_begin_draws_the_first_tile_for_seat_0_once() -> None:
-    state = CARCASSONNE.setup(2, {})
-    assert CARCASSONNE.current_players(state) == []
+def test_the_first_player_is_drawn_from_the_seed_and_recorded() -> None:
+    """Seed 000: «Выберите случайным образом игрока, который начнёт игру» (rules, "Base
+    game"): the first number of the stream picks the seat, ``FirstPlayerChosen`` records
+    it, and that seat draws the first tile; replay reads the event and draws nothing."""
+    firsts = set()
+    for seed in range(40):
+        state = CARCASSONNE.setup(3, {})
+        assert CARCASSONNE.current_players(state) == [] and state.first_player == -1
+        events = CARCASSONNE.begin(state, RandomStream(f"s{seed}"))
+        first = RandomStream(f"s{seed}").below(3)
+        assert [e.type for e in events] == ["FirstPlayerChosen", "TileDrawn"]
+        assert events[0].data == {"player": first, "random_position": 1}
+        assert events[1].data["player"] == first and events[1].data["random_position"] == 2
+        for event in events:
+            CARCASSONNE.evolve(state, event)
+        assert CARCASSONNE.current_players(state) == [first] == [state.first_player]
+        assert state.random_position == 2 and state.tiles_left == 70
+        assert CARCASSONNE.state_from_json(CARCASSONNE.state_to_json(state)) == state
+        firsts.add(first)
+        with pytest.raises(IllegalMove):
+            CARCASSONNE.begin(state, RandomStream("s", state.random_position))
+    assert firsts == {0, 1, 2}
+
+
+def test_the_next_seat_follows_the_first_player_clockwise() -> None:
+    state = CARCASSONNE.setup(3, {"first_player": 2})
+    for event in CARCASSONNE.begin(state, RandomStream("s")):
+        CARCASSONNE.evolve(state, event)
+    move = CARCASSONNE.legal_moves(state, 2)[0]
+    events = CARCASSONNE.apply(state, 2, move, RandomStream("s", state.random_position))
+    assert events[-1].type == "TileDrawn" and events[-1].data["player"] == 0
+
+
+@pytest.mark.parametrize(
+    ("players", "options", "first"),
+    [
+        (2, {"first_player": 1}, 1),
+        (5, {"first_player": 4}, 4),
+        (2, {"stack": ["E", "U"]}, 0),  # a scenario: seat 0 unless the option says otherwise
+        (3, {"stack": ["E", "U"], "first_player": 2}, 2),
+    ],
+)
+def test_the_table_may_fix_the_first_player(
+    players: int, options: dict[str, Any], first: int
+) -> None:
+    state = CARCASSONNE.setup(players, CARCASSONNE.normalise_options(options))
+    assert CARCASSONNE.normalise_options(options).get("first_player") == options.get("first_player")
     events = CARCASSONNE.begin(state, RandomStream("s"))
-    assert [e.type for e in events] == ["TileDrawn"] and events[0].data["player"] == 0
+    assert [e.type for e in events] == ["TileDrawn"] and events[0].data["player"] == first
     for event in events:
         CARCASSONNE.evolve(state, event)
-    assert CARCASSONNE.current_players(state) == [0]
-    assert state.random_position == 1 and state.tiles_left == 70
-    with pytest.raises(IllegalMove):
-        CARCASSONNE.begin(state, RandomStream("s", state.random_position))
+    assert CARCASSONNE.current_players(state) == [first]
+    assert state.random_position == (0 if "stack" in options else 1)

@@ -1,10 +1,10 @@
-"""The tile catalogue and its geometry (shared/rules/carcassonne.md, "Tile notation used in
-carcassonne-tiles.json"): 72 base tiles, the start tile, rotation of edges and half-edges."""
+"""The tile catalogue and its geometry (docs/carcassonne.md, "Conventions" and "Tiles and
+the catalogue"): 72 base tiles in 24 types, the expansion's 12 in 11, the start tile, rotation
+of edges and half-edges. The embedded catalogue (``domain/carcassonne/catalogue.py``) is the
+project's own data: these tests check it against counts written out by hand from the rule
+documents and against the geometry every tile must have."""
 
 from __future__ import annotations
-
-import json
-from pathlib import Path
 
 from domain.carcassonne.catalogue import CATALOGUE
 from domain.carcassonne.grid import ORIGIN, pos_of, xy
@@ -30,9 +30,6 @@ from domain.carcassonne.tiles import (
 )
 
 from .helpers import table
-
-SHARED = Path(__file__).resolve().parents[3].parent / "shared" / "rules" / "carcassonne-tiles.json"
-"""shared/ stands beside the repository (on developers' machines and in CI)."""
 
 # Written out by hand from the rules' tile list (seed 002's programmer text and the rulebook):
 # type: (count, edges N E S W, pennants, monastery)
@@ -63,9 +60,77 @@ EXPECTED = {
     "X": (1, "RRRR", 0, False),
 }
 
+# The expansion's tiles (seed 001's tile list; docs/carcassonne.md, "The expansion"):
+# type: (count, edges N E S W, monastery, bazaar, castle-base caps)
+EXPECTED_EXPANSION = {
+    "BB1": (2, "CCCC", False, True, 0),
+    "BB2": (1, "CCRC", False, False, 3),
+    "BB3": (1, "FCFC", False, True, 0),
+    "BB4": (1, "FRFC", False, False, 0),
+    "BB5": (1, "CFRF", False, True, 1),
+    "BB6": (1, "FFFF", False, True, 0),
+    "BB7": (1, "FCFC", True, False, 0),
+    "BB8": (1, "FRFR", True, False, 0),
+    "BB9": (1, "FFRF", False, True, 0),
+    "BB10": (1, "RFRF", False, True, 0),
+    "BB11": (1, "RFRF", False, True, 0),
+}
+SIDES = "NESW"
+HALVES = {"N": ("NNW", "NNE"), "E": ("ENE", "ESE"), "S": ("SSE", "SSW"), "W": ("WSW", "WNW")}
+"""The half-edges of each side, clockwise from the top-left corner (docs, "Conventions")."""
 
-def test_the_catalogue_is_a_verbatim_copy_of_the_shared_file() -> None:
-    assert json.loads(SHARED.read_text(encoding="utf-8")) == CATALOGUE
+
+def test_the_catalogue_lists_every_type_once_in_its_order() -> None:
+    letters = [data["type"] for data in CATALOGUE]
+    assert letters == [*EXPECTED, *EXPECTED_EXPANSION]
+    assert [tile.letter for tile in CATALOGUE_TYPES] == letters
+    assert sum(data["count"] for data in CATALOGUE) == 72 + 12
+    assert [data["type"] for data in CATALOGUE if data["start"]] == ["D"]
+    assert {data["set"] for data in CATALOGUE} == {"base", "bridges-castles-bazaars"}
+
+
+def test_the_expansion_tiles_match_the_list() -> None:
+    for data in CATALOGUE[len(EXPECTED) :]:
+        count, edges, monastery, bazaar, caps = EXPECTED_EXPANSION[data["type"]]
+        assert data["set"] == "bridges-castles-bazaars", data["type"]
+        assert (data["count"], data["edges"], data["monastery"], data["bazaar"]) == (
+            count,
+            edges,
+            monastery,
+            bazaar,
+        ), data["type"]
+        assert sum(city["castle_base"] for city in data["cities"]) == caps, data["type"]
+        assert all(city["pennants"] == 0 for city in data["cities"]), data["type"]
+
+
+def test_every_catalogue_entry_is_geometrically_whole() -> None:
+    """Each edge letter is backed by exactly one segment of its kind (or by fields for F);
+    the field half-edges partition the halves a road or field edge has; ids run c0, c1..;
+    ``adj_cities`` names cities of the same tile; a cap is one city edge."""
+    for data in CATALOGUE:
+        name = data["type"]
+        cities, roads, fields = data["cities"], data["roads"], data["fields"]
+        assert [c["id"] for c in cities] == [f"c{i}" for i in range(len(cities))], name
+        assert [r["id"] for r in roads] == [f"r{i}" for i in range(len(roads))], name
+        assert [f["id"] for f in fields] == [f"f{i}" for i in range(len(fields))], name
+        for kind, segments in (("C", cities), ("R", roads)):
+            covered = [side for segment in segments for side in segment["edges"]]
+            assert len(covered) == len(set(covered)), name
+            edges = zip(SIDES, data["edges"], strict=True)
+            assert sorted(covered) == sorted(side for side, e in edges if e == kind), name
+        owned = [half for field in fields for half in field["halves"]]
+        assert len(owned) == len(set(owned)), name
+        expected_halves = {
+            half
+            for side, letter in zip(SIDES, data["edges"], strict=True)
+            if letter != "C"
+            for half in HALVES[side]
+        }
+        assert set(owned) == expected_halves, name
+        ids = {city["id"] for city in cities}
+        assert all(set(field["adj_cities"]) <= ids for field in fields), name
+        for city in cities:
+            assert not city["castle_base"] or len(city["edges"]) == 1, name
 
 
 def test_the_base_game_has_72_tiles_in_24_types() -> None:
