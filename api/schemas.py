@@ -268,9 +268,13 @@ class OptionInfoSchema(Schema):
     type = fields.String(metadata={"description": "string, integer, boolean or array"})
     default = fields.Raw(allow_none=True, metadata={"description": "null: absent unless given"})
     description = fields.String()
-    values = fields.List(fields.Raw(), metadata={"description": "The values it takes"})
-    minimum = fields.Integer(metadata={"description": "Of the integer, or of each item"})
-    maximum = fields.Integer()
+    values = fields.List(
+        fields.Raw(), metadata={"description": "The values it takes (empty: see the bounds)"}
+    )
+    minimum = fields.Integer(
+        allow_none=True, metadata={"description": "Of the integer, or of each item"}
+    )
+    maximum = fields.Integer(allow_none=True)
 
 
 class PlayerRangeSchema(Schema):

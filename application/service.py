@@ -216,8 +216,8 @@ class GameLedger(Application[UUID]):
             {
                 "name": rules.name,
                 "rules_version": rules.rules_version,
-                "min_players": rules.min_players,
-                "max_players": rules.max_players,
+                "min_players": min(r.min_players for r in rules.player_ranges),
+                "max_players": max(r.max_players for r in rules.player_ranges),
                 "player_ranges": [
                     {
                         "options": r.options,

@@ -120,20 +120,17 @@ class OptionInfo:
     maximum: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The description as JSON-ready primitives (empty members left out)."""
-        out: dict[str, Any] = {
+        """The description as JSON-ready primitives (``values`` empty and the bounds null
+        where they do not apply)."""
+        return {
             "name": self.name,
             "type": self.type,
             "default": self.default,
             "description": self.description,
+            "values": list(self.values),
+            "minimum": self.minimum,
+            "maximum": self.maximum,
         }
-        if self.values:
-            out["values"] = list(self.values)
-        if self.minimum is not None:
-            out["minimum"] = self.minimum
-        if self.maximum is not None:
-            out["maximum"] = self.maximum
-        return out
 
 
 @dataclass(frozen=True)
@@ -154,6 +151,7 @@ class Rules(Protocol[State, Move]):
     """The registry key, e.g. ``"azul"``."""
     min_players: int
     max_players: int
+    """The player range with the default options (``player_ranges`` lists the others)."""
     event_types: tuple[str, ...]
     """Every event type the game records, in its own words (``TilesTaken``, ...)."""
     rules_version: str
@@ -162,7 +160,7 @@ class Rules(Protocol[State, Move]):
     """Every option the game takes, with its values and default."""
     player_ranges: tuple[PlayerRange, ...]
     """The player range with the default options first, then each set of options that
-    changes it; ``min_players`` and ``max_players`` span them all."""
+    changes it."""
 
     def setup(self, players: int, options: Mapping[str, Any]) -> State:
         """Validate ``players`` and ``options`` and return the state before anything

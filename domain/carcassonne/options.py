@@ -17,7 +17,7 @@ from domain.carcassonne.expansion import ALL_COUNTS, EXPANSION, EXPANSIONS, toke
 from domain.carcassonne.farms import PER_FIELD, VARIANTS
 from domain.carcassonne.state import CarcassonneState
 from domain.carcassonne.tiles import BASE_COUNTS, START, TYPE_INDEX, TYPES
-from domain.protocol import InvalidOptions
+from domain.protocol import InvalidOptions, OptionInfo
 
 BAZAAR_VARIANTS: Final = ("auction", "no-auction")
 """Values of ``bazaar`` (expansion): bazaars hold auctions, or each player picks a tile."""
@@ -28,6 +28,62 @@ SCENARIO_OPTIONS: Final = ("stack", "stack-only")
 """Options that make a game a scenario (present in the normalised options only when given)."""
 OPTIONAL: Final = (*SCENARIO_OPTIONS, "expansions", "bazaar", "first_player")
 """Options present in the normalised options only when given (a base game's stay as they were)."""
+
+
+OPTIONS_INFO: Final = (
+    OptionInfo(
+        "farmers",
+        "string",
+        PER_FIELD,
+        'How farms score at the end (docs/carcassonne.md, "Final scoring").',
+        values=VARIANTS,
+    ),
+    OptionInfo(
+        "small-city-points",
+        "integer",
+        4,
+        "What each tile of a completed two-tile city scores.",
+        values=SMALL_CITY_POINTS,
+    ),
+    OptionInfo(
+        "expansions",
+        "array",
+        None,
+        "Expansions played: Bridges, Castles & Bazaars seats up to 6 players.",
+        values=EXPANSIONS,
+    ),
+    OptionInfo(
+        "bazaar",
+        "string",
+        None,
+        "With the expansion: bazaars hold auctions (default) or each player picks "
+        "and places a tile in turn.",
+        values=BAZAAR_VARIANTS,
+    ),
+    OptionInfo(
+        "first_player",
+        "integer",
+        None,
+        "The seat that starts; absent: drawn at random from the game's seed.",
+        minimum=0,
+        maximum=5,
+    ),
+    OptionInfo(
+        "stack",
+        "array",
+        None,
+        "A scenario: tile letters drawn first, in order (an analysis game).",
+        values=tuple(tile.letter for tile in TYPES),
+    ),
+    OptionInfo(
+        "stack-only",
+        "boolean",
+        None,
+        "With stack: those are the only tiles of the game.",
+        values=(True, False),
+    ),
+)
+"""Every option as ``GET /game-types`` shows it (docs/api.md, "Game types")."""
 
 
 def stack_counts(expansion: bool) -> list[int]:

@@ -20,7 +20,7 @@ from domain.carcassonne.bridges import bridge_placements, play_bridged
 from domain.carcassonne.castle_turn import choice_moves, play_choice
 from domain.carcassonne.evolve import EVENT_TYPES, HANDLERS
 from domain.carcassonne.evolve import evolve as evolve_event
-from domain.carcassonne.expansion import MAX_PLAYERS
+from domain.carcassonne.expansion import EXPANSION, MAX_PLAYERS
 from domain.carcassonne.invariants import check_invariants
 from domain.carcassonne.moves import (
     Bridged,
@@ -31,15 +31,32 @@ from domain.carcassonne.moves import (
     canonical,
     well_formed,
 )
-from domain.carcassonne.options import configure, has_expansion, is_scenario, normalise_options
+from domain.carcassonne.options import (
+    OPTIONS_INFO,
+    configure,
+    has_expansion,
+    is_scenario,
+    normalise_options,
+)
 from domain.carcassonne.placement import legal_placements
 from domain.carcassonne.snapshot import state_from_json, state_to_json
 from domain.carcassonne.state import OVER, PLAY, SETUP, CarcassonneState
 from domain.carcassonne.turn import draw_events, next_turn, play
 from domain.carcassonne.view import acting, outcome, summary, view
-from domain.protocol import Event, IllegalMove, InvalidMove, InvalidOptions, Outcome, Viewer
+from domain.protocol import (
+    Event,
+    IllegalMove,
+    InvalidMove,
+    InvalidOptions,
+    OptionInfo,
+    Outcome,
+    PlayerRange,
+    Viewer,
+)
 from domain.randomness import RandomStream
 
+BASE_MAX_PLAYERS: Final = 5
+"""The base game seats 2 to 5 (docs/carcassonne.md); the expansion 6 (``MAX_PLAYERS``)."""
 RULES_VERSION: Final = "carcassonne-4"
 """Changes whenever the rules' decisions change (docs/carcassonne.md, "Rules decisions")."""
 
@@ -50,9 +67,14 @@ class CarcassonneRules:
     def __init__(self) -> None:
         self.name = "carcassonne"
         self.min_players = 2
-        self.max_players = 5
+        self.max_players = BASE_MAX_PLAYERS
         self.event_types: tuple[str, ...] = EVENT_TYPES
         self.rules_version = RULES_VERSION
+        self.options_info: tuple[OptionInfo, ...] = OPTIONS_INFO
+        self.player_ranges: tuple[PlayerRange, ...] = (
+            PlayerRange({}, self.min_players, self.max_players),
+            PlayerRange({"expansions": [EXPANSION]}, self.min_players, MAX_PLAYERS),
+        )
 
     # -- creation -------------------------------------------------------------------
 

@@ -281,3 +281,33 @@ def test_risk_options_are_bounded(client: FlaskClient, http_services: Services) 
         assert_problem(answer, 422, "invalid-options")
         assert next(iter(options)) in answer.json["detail"]
     assert notifications(http_services) == before
+
+
+def test_game_types_give_ranges_options_and_versions(client: FlaskClient) -> None:
+    types = {t["name"]: t for t in client.get("/api/v1/game-types").json}
+    carcassonne = types["carcassonne"]
+    assert (carcassonne["min_players"], carcassonne["max_players"]) == (2, 6)
+    expansion = {"expansions": ["bridges-castles-bazaars"]}
+    assert [(r["options"], r["max_players"]) for r in carcassonne["player_ranges"]] == [
+        ({}, 5),
+        (expansion, 6),
+    ]
+    for name, found in types.items():
+        assert found["rules_version"].startswith(name)
+        for option in found["options"]:
+            assert option["type"] in {"string", "integer", "boolean", "array"}
+            assert option["values"] or option["minimum"] is not None or option["type"] == "array"
+    wall = next(o for o in types["azul"]["options"] if o["name"] == "wall")
+    assert wall["default"] == "colored" and wall["values"] == ["colored", "gray"]
+    units = next(o for o in types["risk"]["options"] if o["name"] == "starting_units")
+    assert (units["minimum"], units["maximum"], units["default"]) == (0, 200, None)
+    # every game can be created with each listed value of its enumerated options
+    for name, found in types.items():
+        for option in found["options"]:
+            if option["type"] == "string" and option["default"] is not None:
+                for value in option["values"]:
+                    created = client.post(
+                        "/api/v1/games",
+                        json={"game": name, "players": 2, "options": {option["name"]: value}},
+                    )
+                    assert created.status_code == 201, created.json
