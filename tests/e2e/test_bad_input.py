@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 
 from infrastructure.container import Services
 from tests.e2e.conftest import bearer, new_game
-from tests.e2e.test_http import assert_problem
+from tests.e2e.test_http import assert_problem, current_move
 
 
 def notifications(services: Services) -> int:
@@ -160,10 +160,8 @@ def test_expected_version_is_never_coerced(
     client: FlaskClient, http_services: Services, running: tuple[str, list[str]], version: Any
 ) -> None:
     game_id, tokens = running
-    view = client.get(f"/api/v1/games/{game_id}").json
-    seat = view["current_players"][0]
-    move = client.get(f"/api/v1/games/{game_id}/legal-moves", headers=bearer(tokens[seat]))
-    body = {"move": move.json["moves"][0]["move"], "expected_version": version}
+    _, seat, move = current_move(client, game_id, tokens)
+    body = {"move": move, "expected_version": version}
     before = notifications(http_services)
     answer = client.post(f"/api/v1/games/{game_id}/moves", json=body, headers=bearer(tokens[seat]))
     assert_problem(answer, 400, "invalid-request")
@@ -203,22 +201,20 @@ def test_if_match_and_expected_version_must_agree(
     client: FlaskClient, http_services: Services, running: tuple[str, list[str]]
 ) -> None:
     game_id, tokens = running
-    view = client.get(f"/api/v1/games/{game_id}").json
-    seat = view["current_players"][0]
-    move = client.get(f"/api/v1/games/{game_id}/legal-moves", headers=bearer(tokens[seat]))
-    body = {"move": move.json["moves"][0]["move"], "expected_version": view["version"]}
+    version, seat, move = current_move(client, game_id, tokens)
+    body = {"move": move, "expected_version": version}
     before = notifications(http_services)
     answer = client.post(
         f"/api/v1/games/{game_id}/moves",
         json=body,
-        headers={**bearer(tokens[seat]), "If-Match": f'"{view["version"] - 1}"'},
+        headers={**bearer(tokens[seat]), "If-Match": f'"{version - 1}"'},
     )
     assert_problem(answer, 400, "version-mismatch")
     assert notifications(http_services) == before
     agreed = client.post(
         f"/api/v1/games/{game_id}/moves",
         json=body,
-        headers={**bearer(tokens[seat]), "If-Match": f'"{view["version"]}"'},
+        headers={**bearer(tokens[seat]), "If-Match": f'"{version}"'},
     )
     assert agreed.status_code == 200, agreed.json
 

@@ -12,8 +12,13 @@ from pathlib import Path
 from tests.e2e.test_cli import BIN
 
 
-def run(args: list[str], cwd: Path, data: Path | None) -> subprocess.CompletedProcess[str]:
+def run(
+    args: list[str], cwd: Path, data: Path | None, **extra_env: str
+) -> subprocess.CompletedProcess[str]:
+    """The console script run from ``cwd`` with no GAMELEDGER_ variable but the data
+    directory (when given) and ``extra_env``."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("GAMELEDGER_")}
+    env.update(extra_env)
     if data is not None:
         env["GAMELEDGER_DATA_DIR"] = str(data)
     return subprocess.run(
@@ -58,17 +63,12 @@ def test_reading_a_missing_store_creates_nothing(tmp_path: Path) -> None:
 
 
 def test_the_default_data_directory_is_the_users(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GAMELEDGER_")}
-    env["XDG_DATA_HOME"] = str(tmp_path / "xdg")
-    env["HOME"] = str(tmp_path / "home")
-    answer = subprocess.run(
-        [str(BIN), "export", "0b7e1f4c-0000-4000-8000-000000000000"],
-        check=False,
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    answer = run(
+        ["export", "0b7e1f4c-0000-4000-8000-000000000000"],
+        tmp_path,
+        None,
+        XDG_DATA_HOME=str(tmp_path / "xdg"),
+        HOME=str(tmp_path / "home"),
     )
     assert answer.returncode == 2
     assert str(tmp_path / "xdg" / "gameledger" / "gameledger.db") in answer.stderr
