@@ -109,13 +109,14 @@ def _json_object(text: str) -> dict[str, Any]:
 
 def _serve(args: argparse.Namespace) -> int:
     from api.app import create_app  # noqa: PLC0415 - Flask only for this command
+    from api.devserver import ProblemRequestHandler  # noqa: PLC0415
 
     settings = Settings.from_env()
     app = create_app(build_services(settings))
     where = settings.sqlite_path if settings.store == "sqlite" else settings.store
     print(f"GameLedger on http://{args.host}:{args.port}/api/v1/docs", file=sys.stderr)
     print(f"store: {where}", file=sys.stderr)
-    app.run(host=args.host, port=args.port, threaded=True)
+    app.run(host=args.host, port=args.port, threaded=True, request_handler=ProblemRequestHandler)
     return 0
 
 

@@ -43,6 +43,7 @@ HTTP_CODES = {
     417: "expectation-failed",
     431: "headers-too-large",
     501: "not-implemented",
+    505: "http-version-not-supported",
 }
 """Codes of the errors werkzeug (or gunicorn, api/server.py) raises itself."""
 

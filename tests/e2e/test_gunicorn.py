@@ -1,4 +1,4 @@
-"""The production server as it runs (issue 10, part 2; docs/operations.md, "Production
+"""The servers as they run (issue 10, part 2; docs/operations.md, "Production
 server"): gunicorn with ``-c python:api.gunicorn_conf``, in its own process, over a real
 socket. The errors gunicorn answers itself (414, 431, 400) are problem+json like the app's,
 and a 20 MB chunked body is a 413, not a malformed-json."""
@@ -44,18 +44,22 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]
         stderr=subprocess.DEVNULL,
     )
     try:
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/health", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            pytest.fail("gunicorn did not start")
+        wait_for(port)
         yield "127.0.0.1", port
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def wait_for(port: int) -> None:
+    """Wait until the server on ``port`` answers its health check."""
+    for _ in range(200):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/health", timeout=1)
+            return
+        except OSError:
+            time.sleep(0.1)
+    pytest.fail(f"the server on port {port} did not start")
 
 
 def exchange(
@@ -123,3 +127,35 @@ def test_an_app_error_through_gunicorn_is_problem_json(server: tuple[str, int]) 
     status, headers, _ = exchange(server, head)
     assert status == 405 and "GET" in headers["allow"]
     assert headers["content-type"].startswith("application/problem+json")
+
+
+@pytest.fixture(scope="module")
+def dev_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
+    """``gameledger serve`` (werkzeug's development server) in its own process."""
+    port = free_port()
+    env = {**os.environ, "GAMELEDGER_DATA_DIR": str(tmp_path_factory.mktemp("serve"))}
+    process = subprocess.Popen(
+        [str(GUNICORN.with_name("gameledger")), "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for(port)
+        yield "127.0.0.1", port
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_the_development_servers_own_errors_are_problem_json(
+    dev_server: tuple[str, int],
+) -> None:
+    # A request line it cannot read is answered as HTTP/0.9 would be: the body alone.
+    with socket.create_connection(dev_server, timeout=10) as sock:
+        sock.sendall(b"GET /api/v1/health HTTP/2.7\r\nHost: x\r\n\r\n")
+        received = sock.makefile("rb").read()
+    problem = json.loads(received)
+    assert (problem["status"], problem["code"]) == (505, "http-version-not-supported")
+    head = b"GET /api/v1/games?x=" + b"a" * 70000 + b" HTTP/1.1\r\nHost: x\r\n\r\n"
+    assert_problem(exchange(dev_server, head), 414, "uri-too-long")
