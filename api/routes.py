@@ -3,20 +3,16 @@ and shapes the answer; errors are raised and turned into problem+json by api/err
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
-from uuid import UUID
 
 from flask import Response, current_app, url_for
 
 from api import schemas
-from api.errors import ApiError
 from api.fields import MAX_INTEGER
 from api.requests import Blueprint, bearer_token, expected_version, game_uuid, required_token
 from application.projections.turns import turns_page
 from application.records import export_record
 from application.service import Played
-from domain.registry import rules_for
 from infrastructure.container import Services
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1", description="Games, seats and moves")
@@ -86,18 +82,10 @@ def list_games(query: dict[str, Any]) -> dict[str, Any]:
 def create_game(body: dict[str, Any]) -> Any:
     """Create a game; its seats are then joined with POST .../seats. A tournament game's
     creator receives the arbiter's token (shown once)."""
-    rules_for(body["game"])
     app = services().app
-    arbiter = secrets.token_urlsafe(32) if body["settings"].get("tournament") else None
-    game_id = app.create_game(
-        body["game"],
-        body["players"],
-        body["options"],
-        settings=body["settings"],
-        arbiter_token=arbiter,
-    )
-    view = {**app.view(game_id), "arbiter_token": arbiter}
-    return with_etag(view, view["version"], 201, game_location(game_id))
+    opened = app.open_game(body["game"], body["players"], body["options"], body["settings"])
+    view = {**app.view(opened.game_id), "arbiter_token": opened.arbiter_token}
+    return with_etag(view, view["version"], 201, game_location(opened.game_id))
 
 
 @blp.route("/games/<game_id>", methods=["GET"])
@@ -141,16 +129,14 @@ def legal_moves(game_id: str) -> Any:
 @blp.doc(**_doc_errors(400, 403, 404, 409, 422))
 def make_move(body: dict[str, Any], game_id: str) -> Any:
     """Make a move on the version the client saw (``expected_version`` or If-Match)."""
-    uuid = game_uuid(game_id)
-    token = required_token()
-    version = expected_version(body)
-    app = services().app
-    move = body["move"]
-    if (move is None) == (body["notation"] is None):
-        raise ApiError(400, "invalid-request", "Send exactly one of 'move' and 'notation'.")
-    if move is None:
-        move = move_from_notation(uuid, body["notation"])
-    return played_answer(game_id, app.play(uuid, token, move, version))
+    done = services().app.play(
+        game_uuid(game_id),
+        required_token(),
+        body["move"],
+        expected_version(body),
+        notation=body["notation"],
+    )
+    return played_answer(game_id, done)
 
 
 @blp.route("/games/<game_id>/events", methods=["GET"])
@@ -265,12 +251,6 @@ def played_answer(game_id: str, done: Played) -> tuple[dict[str, Any], int, dict
     return with_etag(
         {"game_id": game_id, "version": done.version, "events": done.events}, done.version
     )
-
-
-def move_from_notation(game_id: UUID, notation: str) -> Any:
-    """The JSON form of a move given in the game's notation."""
-    rules = services().app.rules_of(game_id)
-    return rules.move_to_json(rules.parse_notation(notation))
 
 
 def health() -> Response:

@@ -33,6 +33,12 @@ SNAPSHOT_INTERVAL = 50
 """A snapshot every 50 events: a view at any version replays at most 49 events."""
 
 
+def new_token() -> str:
+    """A secret token, a seat's or an arbiter's: 32 random bytes, URL-safe. Every token is
+    minted here; only its SHA-256 (:func:`token_digest`) is ever recorded."""
+    return secrets.token_urlsafe(32)
+
+
 def token_digest(token: str) -> str:
     """The SHA-256 under which a seat's token is recorded (the token itself never is)."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
@@ -45,6 +51,15 @@ class Joined:
     seat: int
     token: str
     version: int
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A game created for a client: its id, and a tournament game's arbiter token (shown
+    once)."""
+
+    game_id: UUID
+    arbiter_token: str | None
 
 
 @dataclass(frozen=True)
@@ -105,6 +120,20 @@ class GameLedger(Application[UUID]):
         self.save(aggregate)
         return aggregate.id
 
+    def open_game(
+        self,
+        game: str,
+        players: int,
+        options: dict[str, Any] | None = None,
+        settings: dict[str, Any] | None = None,
+    ) -> Opened:
+        """Create a game as a client asks for one (docs/api.md): a tournament game's arbiter
+        token is minted here and returned once."""
+        tournament = normalise_settings(settings)["tournament"]
+        arbiter = new_token() if tournament else None
+        game_id = self.create_game(game, players, options, settings=settings, arbiter_token=arbiter)
+        return Opened(game_id, arbiter)
+
     def fork(self, game_id: UUID, turn: int, token: str | None = None) -> UUID:
         """Start an analysis game from ``game_id``'s state after ``turn``: same kind, seats,
         options; the rules' events of the line of play so far as its prelude; a new seed (so
@@ -138,7 +167,7 @@ class GameLedger(Application[UUID]):
 
     def join(self, game_id: UUID, name: str, seat: int | None = None) -> Joined:
         """Take a seat (the given one, or the first free one) and get its secret token."""
-        token = secrets.token_urlsafe(32)
+        token = new_token()
         for _attempt in range(5):
             game = self._game(game_id)
             chosen = seat if seat is not None else _first_free(game)
@@ -150,13 +179,25 @@ class GameLedger(Application[UUID]):
             return Joined(seat=chosen, token=token, version=game.version)
         raise Conflict("concurrent-update", "The game kept changing; try again.")
 
-    def play(self, game_id: UUID, token: str, move: Any, expected_version: int) -> Played:
-        """The seat holding ``token`` makes ``move`` on the version it saw. The move and all
-        its consequences are saved in one transaction, or nothing is."""
+    def play(
+        self,
+        game_id: UUID,
+        token: str,
+        move: Any,
+        expected_version: int,
+        *,
+        notation: str | None = None,
+    ) -> Played:
+        """The seat holding ``token`` makes a move on the version it saw: ``move`` in its JSON
+        form, or (``move`` None) ``notation`` in the game's notation, read here with the one
+        load of the game. The move and all its consequences are saved in one transaction, or
+        nothing is."""
+        if (move is None) == (notation is None):
+            raise BadRequest("invalid-request", "Send exactly one of 'move' and 'notation'.")
         game = self._game(game_id)
         seat = self._seat(game, token)
         _check_version(game, expected_version)
-        game.play(seat, move)
+        game.play(seat, move, notation=notation)
         return self._save_command(game)
 
     def _save_command(self, game: Game) -> Played:

@@ -285,16 +285,18 @@ class Game(Aggregate):
     def _seat_joined(self, seat: int, name: str, token_sha256: str) -> None:
         self.seats[seat] = {"name": name, "token_sha256": token_sha256}
 
-    def play(self, seat: int, move_json: Any) -> None:
-        """A seat makes a move: the rules decide every consequence, recorded as the move
-        followed by the game's own events. Raises ``GameError``; on error nothing is
-        recorded."""
+    def play(self, seat: int, move_json: Any, *, notation: str | None = None) -> None:
+        """A seat makes a move, given in its JSON form or (``notation``) in the game's
+        notation: the rules decide every consequence, recorded as the move followed by the
+        game's own events. Raises ``GameError``; on error nothing is recorded."""
         if not self.started:
             raise GameNotReady("game-not-started", "Not every seat has been taken yet.")
         if self.undo_request is not None:
             raise GameNotReady("undo-pending", "An undo request is waiting for answers.")
         rules = self.rules
-        move = rules.parse_move(move_json)
+        move = (
+            rules.parse_notation(notation) if notation is not None else rules.parse_move(move_json)
+        )
         events = rules.apply(self.state, seat, move, self._random_stream())
         self._move_made(seat=seat, move=rules.move_to_json(move), notation=rules.notation(move))
         self._record(events)

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from application.errors import Conflict, InvalidToken, NotFound
+from application.errors import BadRequest, Conflict, InvalidToken, NotFound
 from domain.game import GameNotReady, SeatUnavailable
-from domain.protocol import IllegalMove, InvalidOptions
+from domain.protocol import IllegalMove, InvalidMove, InvalidOptions
 from domain.randomness import commitment
 from domain.registry import UnknownGame
 from infrastructure.container import Services
@@ -155,3 +155,31 @@ def test_event_log_pages_filter_and_join_up(services: Services) -> None:
     assert taken and all(e["type"] == "TilesTaken" for e in taken)
     with pytest.raises(ValueError):
         app.event_log(table.game_id, limit=0)
+
+
+def test_a_move_in_notation_is_read_by_the_use_case(services: Services) -> None:
+    app = services.app
+    table = start_game(app, 2)
+    version, seats = app.whose_turn(table.game_id)
+    listed = app.legal_moves(table.game_id, table.tokens[seats[0]])["moves"][0]
+    token = table.tokens[seats[0]]
+    for move, notation in ((listed["move"], listed["notation"]), (None, None)):
+        with pytest.raises(BadRequest) as refused:
+            app.play(table.game_id, token, move, version, notation=notation)
+        assert refused.value.code == "invalid-request"
+    with pytest.raises(InvalidMove):
+        app.play(table.game_id, token, None, version, notation="not a move")
+    played = app.play(table.game_id, token, None, version, notation=listed["notation"])
+    assert played.version > version
+    last = app.event_log(table.game_id, types=frozenset({"MoveMade"}))["items"][-1]
+    assert last["data"]["move"] == listed["move"]
+
+
+def test_a_tournament_game_mints_its_arbiter_token(services: Services) -> None:
+    app = services.app
+    casual = app.open_game("azul", 2)
+    assert casual.arbiter_token is None
+    opened = app.open_game("azul", 2, settings={"tournament": True})
+    assert opened.arbiter_token and len(opened.arbiter_token) >= 40
+    assert app.viewer(opened.game_id, opened.arbiter_token).arbiter
+    assert opened.arbiter_token not in json.dumps(app.event_log(opened.game_id))
