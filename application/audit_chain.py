@@ -8,7 +8,7 @@ from typing import Any
 
 from application.audit_format import Discrepancy
 from domain import chain
-from domain.protocol import Event, GameError, Viewer
+from domain.protocol import Event, GameError, Rules, Viewer
 from domain.randomness import commitment
 from domain.registry import rules_for
 
@@ -63,14 +63,14 @@ def hashed(record: dict[str, Any], item: dict[str, Any]) -> Any:
     if not isinstance(sealed, str):
         raise Discrepancy("sealed must be a string or null", item["version"], item["type"])
     try:
-        event_view = getattr(rules_for(str(record["game"]["kind"])), "event_view", None)
+        rules: Rules[Any, Any] | None = rules_for(str(record["game"]["kind"]))
     except GameError:
-        event_view = None
-    if event_view is None:
+        rules = None
+    if rules is None or not rules.hides_information:
         raise Discrepancy(
             "a sealed event in a game that hides nothing", item["version"], item["type"]
         )
-    spectator = event_view(Event(item["type"], item["data"]), Viewer.spectator())
+    spectator = rules.event_view(Event(item["type"], item["data"]), Viewer.spectator())
     return chain.sealed_content(spectator, sealed)
 
 

@@ -180,7 +180,7 @@ class Referee:
         )
         if difference:
             raise Discrepancy(difference, version, "MoveMade")
-        exhaustive = not getattr(rules, "open_moves", False)
+        exhaustive = not rules.open_moves
         if exhaustive and move not in rules.legal_moves(self.state, seat):
             notation = rules.notation(move)
             raise Discrepancy(f"{notation} is not legal for seat {seat} now", version, "MoveMade")

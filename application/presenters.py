@@ -84,9 +84,6 @@ def present_event(game: Game, stored: Game.Event, viewer: Viewer) -> dict[str, A
 
 
 def _game_event_data(game: Game, domain_event: Event, viewer: Viewer) -> dict[str, Any]:
-    """An event's data as ``viewer`` may see it: games with hidden information in their
-    events provide ``event_view``; the others show every field."""
-    event_view = getattr(game.rules, "event_view", None)
-    if event_view is None:
-        return dict(domain_event.data)
-    return dict(event_view(domain_event, viewer))
+    """An event's data as ``viewer`` may see it (the rules' ``event_view``: every field,
+    unless the game hides information)."""
+    return game.rules.event_view(domain_event, viewer)

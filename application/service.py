@@ -106,7 +106,6 @@ class GameLedger(Application[UUID]):
         if ledger["tournament"] and not arbiter_token:
             raise BadRequest("arbiter-required", "A tournament game needs an arbiter token.")
         seed = seed or new_seed()
-        scenario = getattr(rules, "is_scenario", None)
         aggregate = Game.create(
             game=game,
             players=players,
@@ -115,7 +114,7 @@ class GameLedger(Application[UUID]):
             seed=seed,
             seed_sha256=commitment(seed),
             arbiter_sha256=token_digest(arbiter_token) if arbiter_token else "",
-            analysis={"scenario": True} if scenario is not None and scenario(fixed) else None,
+            analysis={"scenario": True} if rules.is_scenario(fixed) else None,
         )
         self.save(aggregate)
         return aggregate.id
@@ -138,11 +137,11 @@ class GameLedger(Application[UUID]):
         """Start an analysis game from ``game_id``'s state after ``turn``: same kind, seats,
         options; the rules' events of the line of play so far as its prelude; a new seed (so
         the source's future draws stay secret); linked to its source and never a result. A
-        game that hides information (its rules have ``event_view``) is forked only once it
+        game that hides information (its rules' ``hides_information``) is forked only once it
         has ended: the prelude is public and would show every hand."""
         source = self._game(game_id)
         self._viewer(source, token)
-        if getattr(source.rules, "event_view", None) is not None and not source.finished:
+        if source.rules.hides_information and not source.finished:
             raise Conflict(
                 "hidden-information",
                 "This game hides information (hands of cards) while it runs, and a fork's "

@@ -14,7 +14,7 @@ from domain.protocol import Rules
 def choose_move(rules: Rules[Any, Any], state: Any, player: int, bot: random.Random) -> Any:
     """The move a random bot makes for ``player``: the game's ``bot_move`` policy when it
     has one, else a uniformly drawn legal move."""
-    policy = getattr(rules, "bot_move", None)
-    if policy is not None:
-        return policy(state, player, bot)
+    chosen = rules.bot_move(state, player, bot)
+    if chosen is not None:
+        return chosen
     return bot.choice(rules.legal_moves(state, player))

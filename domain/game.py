@@ -397,13 +397,14 @@ class Game(Aggregate):
 
     def _sealed(self, name: str, version: int, data: dict[str, Any]) -> tuple[dict[str, Any], str]:
         """What the chain hashes of a move or game event, and its seal: for an event that
-        hides something from spectators (the rules' ``event_view``), the spectator's view
-        plus ``sealed``, a commitment to the whole data salted by the secret seed
-        (:func:`domain.chain.seal`); else the data itself and no seal."""
-        event_view = getattr(self.rules, "event_view", None)
-        if event_view is None:
+        hides something from spectators (rules that ``hides_information``; their
+        ``event_view``), the spectator's view plus ``sealed``, a commitment to the whole
+        data salted by the secret seed (:func:`domain.chain.seal`); else the data itself
+        and no seal."""
+        rules = self.rules
+        if not rules.hides_information:
             return data, ""
-        spectator = event_view(RulesEvent(name, data), Viewer.spectator())
+        spectator = rules.event_view(RulesEvent(name, data), Viewer.spectator())
         if spectator == data:
             return data, ""
         sealed = chain.seal(self.seed, version, data)

@@ -25,9 +25,10 @@ Conventions shared by every game:
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from domain.randomness import RandomStream
 
@@ -240,3 +241,51 @@ class Rules(Protocol[State, Move]):
         one sentence per violation, empty when the state is sound. Used by the
         conformance run."""
         ...
+
+    # Capabilities: :class:`RulesBase` gives each its documented default.
+
+    hides_information: bool
+    """Some events show some viewers less than their whole data (Risk's hands)."""
+    open_moves: bool
+    """``legal_moves`` lists the typical moves only; ``apply`` alone judges a move."""
+
+    def event_view(self, event: Event, viewer: Viewer) -> dict[str, Any]:
+        """What ``viewer`` may see of a recorded event's data."""
+        ...
+
+    def bot_move(self, state: State, player: int, bot: random.Random) -> Move | None:
+        """The game's own bot policy, or ``None`` for a uniformly drawn legal move."""
+        ...
+
+    def is_scenario(self, options: Mapping[str, Any]) -> bool:
+        """Normalised ``options`` that make a scenario: an analysis game, never a result."""
+        ...
+
+
+class RulesBase(Generic[State, Move]):
+    """The base class of every game's rules: the optional capabilities of :class:`Rules`
+    with their documented defaults, so that the application asks each game the same
+    questions and never looks an attribute up (docs/architecture.md, "One protocol for
+    every game"). A game overrides what it has."""
+
+    hides_information: bool = False
+    """Default: every viewer sees every event whole; events carry no seal (docs/audit.md,
+    "Hidden information")."""
+    open_moves: bool = False
+    """Default: ``legal_moves`` lists every legal move, and the record verifier checks each
+    recorded move against the list."""
+
+    def event_view(self, event: Event, viewer: Viewer) -> dict[str, Any]:
+        """Default: the whole data, for everyone."""
+        del viewer
+        return dict(event.data)
+
+    def bot_move(self, state: State, player: int, bot: random.Random) -> Move | None:
+        """Default: no policy of the game's own (bots draw a legal move uniformly)."""
+        del state, player, bot
+        return None
+
+    def is_scenario(self, options: Mapping[str, Any]) -> bool:
+        """Default: no options make a scenario."""
+        del options
+        return False

@@ -101,10 +101,7 @@ def turns_page(
 def public_notation(game: Game, stored: Game.Event) -> str:
     """A move's notation as a spectator may read it: the turn index is public, so a move
     that names hidden facts (a Risk deal's cards) is shown by the game's ``event_view``."""
-    event_view = getattr(game.rules, "event_view", None)
-    data = stored.public_data()
-    if event_view is not None:
-        data = event_view(Event("MoveMade", data), Viewer.spectator())
+    data = game.rules.event_view(Event("MoveMade", stored.public_data()), Viewer.spectator())
     return str(data["notation"])
 
 

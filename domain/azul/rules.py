@@ -41,6 +41,7 @@ from domain.protocol import (
     OptionInfo,
     Outcome,
     PlayerRange,
+    RulesBase,
     Viewer,
 )
 from domain.randomness import RandomStream
@@ -54,7 +55,7 @@ def _illegal(code: str, message: str) -> IllegalMove:
     return IllegalMove(code, message)
 
 
-class AzulRules:
+class AzulRules(RulesBase[AzulState, Move]):
     """The rules of Azul for 2-4 players (docs/azul.md)."""
 
     def __init__(self) -> None:

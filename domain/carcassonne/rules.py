@@ -51,6 +51,7 @@ from domain.protocol import (
     OptionInfo,
     Outcome,
     PlayerRange,
+    RulesBase,
     Viewer,
 )
 from domain.randomness import RandomStream
@@ -61,7 +62,7 @@ RULES_VERSION: Final = "carcassonne-4"
 """Changes whenever the rules' decisions change (docs/carcassonne.md, "Rules decisions")."""
 
 
-class CarcassonneRules:
+class CarcassonneRules(RulesBase[CarcassonneState, Move]):
     """The rules of the Carcassonne base game for 2-5 players (docs/carcassonne.md)."""
 
     def __init__(self) -> None:

@@ -18,6 +18,7 @@ from domain.protocol import (
     OptionInfo,
     Outcome,
     PlayerRange,
+    RulesBase,
     Viewer,
 )
 from domain.randomness import RandomStream
@@ -76,7 +77,7 @@ def _module(state: RiskState) -> _Phase:
     return _PHASES[state.phase]
 
 
-class RiskRules:
+class RiskRules(RulesBase[RiskState, RiskMove]):
     """Risk by the Constitution, or classic Risk (``ruleset: "classic"``), for 2-6 players
     (docs/risk.md)."""
 
@@ -90,6 +91,9 @@ class RiskRules:
         self.player_ranges: tuple[PlayerRange, ...] = (
             PlayerRange({}, self.min_players, self.max_players),
         )
+        self.hides_information = True
+        """Hands of cards: a drawn card, a deal's cards are shown to the players concerned
+        only (``event_view``; docs/risk.md, "Hidden information")."""
         self.open_moves = True
         """Moves with free amounts and contents (splits of a placement, any deal) are legal
         without being listed: ``legal_moves`` lists the typical ones and ``apply`` judges
