@@ -1,5 +1,6 @@
 """marshmallow schemas of every request and response (the OpenAPI document is generated
-from them; docs/api.md walks through them)."""
+from them; docs/api.md walks through them). Requests refuse unknown fields (marshmallow's
+default)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,7 @@ MAX_TEXT = 2000
 """The longest notation a move request may carry."""
 
 
-class StrictSchema(Schema):
-    """Requests refuse unknown fields (marshmallow's default)."""
-
-
-class LedgerSettingsSchema(StrictSchema):
+class LedgerSettingsSchema(Schema):
     undo = fields.String(
         validate=validate.OneOf(["none", "consent", "free"]),
         metadata={"description": "Who may take turns back (default consent; none in tournaments)"},
@@ -26,7 +23,7 @@ class LedgerSettingsSchema(StrictSchema):
     )
 
 
-class CreateGameRequest(StrictSchema):
+class CreateGameRequest(Schema):
     game = fields.String(required=True, metadata={"description": "Registered game, e.g. azul"})
     players = StrictInteger(
         required=True,
@@ -42,7 +39,7 @@ class CreateGameRequest(StrictSchema):
     settings = fields.Nested(LedgerSettingsSchema, load_default=dict)
 
 
-class UndoRequest(StrictSchema):
+class UndoRequest(Schema):
     turns = StrictInteger(
         load_default=1,
         minimum=1,
@@ -55,12 +52,12 @@ class UndoRequest(StrictSchema):
     expected_version = StrictInteger(minimum=1, load_default=None)
 
 
-class UndoAnswer(StrictSchema):
+class UndoAnswer(Schema):
     accept = StrictBoolean(required=True)
     expected_version = StrictInteger(minimum=1, load_default=None)
 
 
-class ArbiterUndoRequest(StrictSchema):
+class ArbiterUndoRequest(Schema):
     turn = StrictInteger(
         required=True, minimum=0, metadata={"description": "Go back to the end of this turn"}
     )
@@ -68,7 +65,7 @@ class ArbiterUndoRequest(StrictSchema):
     expected_version = StrictInteger(minimum=1, load_default=None)
 
 
-class ForkRequest(StrictSchema):
+class ForkRequest(Schema):
     turn = StrictInteger(required=True, minimum=0)
 
 
@@ -99,7 +96,7 @@ class TurnListSchema(Schema):
     )
 
 
-class JoinRequest(StrictSchema):
+class JoinRequest(Schema):
     name = fields.String(required=True, validate=validate.Length(min=1, max=64))
     seat = StrictInteger(
         load_default=None,
@@ -110,7 +107,7 @@ class JoinRequest(StrictSchema):
     )
 
 
-class MoveRequest(StrictSchema):
+class MoveRequest(Schema):
     move = fields.Raw(load_default=None, metadata={"description": "The move in its JSON form"})
     notation = fields.String(
         load_default=None,
@@ -291,15 +288,6 @@ class GameTypeSchema(Schema):
     player_ranges = fields.List(fields.Nested(PlayerRangeSchema))
     options = fields.List(fields.Nested(OptionInfoSchema))
     event_types = fields.List(fields.String())
-
-
-class ProblemSchema(Schema):
-    type = fields.String()
-    title = fields.String()
-    status = fields.Integer()
-    detail = fields.String()
-    code = fields.String()
-    errors = fields.Dict()
 
 
 class RecordSchema(Schema):

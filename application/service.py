@@ -8,7 +8,6 @@ version, or another save that wins the race, is a :class:`Conflict` and changes 
 
 from __future__ import annotations
 
-import hashlib
 import random
 import secrets
 from collections.abc import Iterable
@@ -39,9 +38,9 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
-def token_digest(token: str) -> str:
-    """The SHA-256 under which a seat's token is recorded (the token itself never is)."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+token_digest = commitment
+"""The SHA-256 under which a token is recorded (the token itself never is): the same digest
+as a seed's public commitment (:func:`domain.randomness.commitment`)."""
 
 
 @dataclass(frozen=True)
