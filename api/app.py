@@ -13,6 +13,7 @@ from swagger_ui_bundle import swagger_ui_path
 from werkzeug.wrappers import Response
 
 from api import errors, requests, routes
+from api.requests import TurnNumber
 from infrastructure.config import Settings
 from infrastructure.container import Services, build_services
 
@@ -42,9 +43,11 @@ def create_app(services: Services | None = None, *, follow: bool | None = None) 
     # A path is matched as sent: no redirect (an HTML 308) for '//' or a trailing '/'.
     app.url_map.merge_slashes = False
     app.url_map.strict_slashes = False
+    app.url_map.converters["turn"] = TurnNumber
     app.extensions["gameledger"] = services
     app.before_request(requests.require_json_body)
     api = Api(app)
+    api.register_converter(TurnNumber, TurnNumber.parameter_schema)
     api.register_blueprint(routes.blp)
     errors.install(app)
     CORS(

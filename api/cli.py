@@ -99,9 +99,9 @@ def _audit_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]
 
 def _json_object(text: str) -> dict[str, Any]:
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise argparse.ArgumentTypeError(f"not JSON: {error}") from None
+        value = strict_loads(text, max_depth=RECORD_DEPTH)
+    except JsonRefused as error:
+        raise argparse.ArgumentTypeError(f"not plain JSON: {error}") from None
     if not isinstance(value, dict):
         raise argparse.ArgumentTypeError("options must be a JSON object")
     return value

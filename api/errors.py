@@ -45,13 +45,21 @@ HTTP_CODES = {
     501: "not-implemented",
     505: "http-version-not-supported",
 }
-"""Codes of the errors werkzeug (or gunicorn, api/server.py) raises itself."""
+"""Codes of the errors werkzeug raises itself, and gunicorn's and the development server's
+own (api/gunicorn_conf.py, api/devserver.py)."""
+
+
+_ACRONYMS = {"json": "JSON", "uri": "URI", "http": "HTTP"}
+_TITLES = {"invalid-if-match": "Invalid If-Match"}
 
 
 def title_of(code: str) -> str:
     """A problem's title, made from its code: one title per code (``undo-pending`` →
-    "Undo pending")."""
-    return code.replace("-", " ").capitalize()
+    "Undo pending", ``malformed-json`` → "Malformed JSON")."""
+    if code in _TITLES:
+        return _TITLES[code]
+    title = " ".join(_ACRONYMS.get(word, word) for word in code.split("-"))
+    return title[:1].upper() + title[1:]
 
 
 def problem_body(status: int, code: str, detail: str, **extra: Any) -> dict[str, Any]:

@@ -18,7 +18,13 @@ MAX_INTEGER = 2**53 - 1
 """The largest integer any field reads: exact in every JSON implementation, and far inside
 what SQLite and PostgreSQL store."""
 
-_QUERY_INTEGER = re.compile(r"-?[0-9]{1,16}")
+_QUERY_INTEGER = re.compile(r"-?[0-9]+")
+_QUERY_DIGITS = 16
+
+PLAIN_TEXT = validate.Regexp(
+    r"[^\x00-\x1f\x7f]*\Z", error="Control characters are not allowed here."
+)
+"""Text in a query: no control character (a NUL would reach the read model's SQL)."""
 
 
 class StrictInteger(fields.Integer):
@@ -39,16 +45,33 @@ class StrictInteger(fields.Integer):
 class QueryInteger(fields.Integer):
     """An integer in a query string: ASCII digits, from ``minimum`` to ``maximum``."""
 
-    default_error_messages = {"invalid": "Not an integer (digits only)."}
-
     def __init__(self, *, minimum: int = 0, maximum: int = MAX_INTEGER, **kwargs: Any) -> None:
         validators = [validate.Range(min=minimum, max=maximum), *kwargs.pop("validate", [])]
         super().__init__(validate=validators, **kwargs)
 
+    default_error_messages = {
+        "invalid": "Not an integer (ASCII digits only).",
+        "too_large": "Out of range.",
+    }
+
     def _validated(self, value: Any) -> int:
         if not isinstance(value, str) or not _QUERY_INTEGER.fullmatch(value):
             raise self.make_error("invalid")
+        if len(value.lstrip("-")) > _QUERY_DIGITS:
+            raise self.make_error("too_large")
         return int(value)
+
+
+class QueryBoolean(fields.Boolean):
+    """``true`` or ``false`` in a query string, nothing else (not ``1``, ``yes``, ``on``)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(truthy={"true"}, falsy={"false"}, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if value not in ("true", "false"):
+            raise self.make_error("invalid", input=value)
+        return bool(value == "true")
 
 
 class StrictBoolean(fields.Boolean):

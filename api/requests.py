@@ -13,8 +13,10 @@ from uuid import UUID
 import flask
 from flask import current_app, request
 from flask_smorest import Blueprint as SmorestBlueprint
+from marshmallow import RAISE
 from webargs import core
 from webargs.flaskparser import FlaskParser
+from werkzeug.routing import BaseConverter
 
 from api import jsonbody
 from api.errors import ApiError
@@ -22,11 +24,38 @@ from api.fields import MAX_INTEGER
 
 JSON_TYPES = ("application/json",)
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
-_ETAG_VERSION = re.compile(r'(?:W/)?"?([0-9]{1,16})"?')
+_ETAG_VERSION = re.compile(r'"([1-9][0-9]{0,15})"|([1-9][0-9]{0,15})')
+"""If-Match: one strong entity tag holding a version ("12"; RFC 9110 compares If-Match
+strongly, so no W/), or the bare number."""
+
+
+class TurnNumber(BaseConverter):
+    """A turn number in a path: ASCII digits without a leading zero (werkzeug's ``int``
+    takes any Unicode digit and ``01``), at most 16 of them."""
+
+    regex = r"(?:0|[1-9][0-9]{0,15})"
+    part_isolating = True
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: Any) -> str:
+        return str(int(value))
+
+    @staticmethod
+    def parameter_schema(_: BaseConverter) -> dict[str, Any]:
+        """The path parameter as the OpenAPI document shows it."""
+        return {"type": "integer", "minimum": 0, "maximum": 10**16 - 1}
 
 
 class StrictParser(FlaskParser):
-    """webargs' Flask parser, reading JSON bodies with :func:`api.jsonbody.decode`."""
+    """webargs' Flask parser, reading JSON bodies with :func:`api.jsonbody.decode` and
+    refusing unknown query parameters (a misspelt ``offest`` is named, not ignored)."""
+
+    DEFAULT_UNKNOWN_BY_LOCATION = {
+        **FlaskParser.DEFAULT_UNKNOWN_BY_LOCATION,
+        "query": RAISE,
+    }
 
     def _raw_load_json(self, req: flask.Request) -> Any:
         if not req.is_json:
@@ -87,11 +116,15 @@ def required_token() -> str:
 
 
 def game_uuid(game_id: str) -> UUID:
-    """The game id from the path; a malformed one is simply not found."""
+    """The game id from the path, in its one canonical form (lower-case hex with dashes, as
+    the service writes it); anything else is simply not found."""
     try:
-        return UUID(game_id)
+        found = UUID(game_id)
     except ValueError:
-        raise ApiError(404, "game-not-found", f"There is no game {game_id}.") from None
+        found = None
+    if found is None or str(found) != game_id:
+        raise ApiError(404, "game-not-found", f"There is no game {game_id[:64]}.")
+    return found
 
 
 def expected_version(body: dict[str, Any]) -> int:
@@ -122,10 +155,11 @@ def _if_match() -> int | None:
     if header is None:
         return None
     match = _ETAG_VERSION.fullmatch(header.strip())
-    if match is None or int(match.group(1)) > MAX_INTEGER:
+    version = int(match.group(1) or match.group(2)) if match else 0
+    if not 1 <= version <= MAX_INTEGER:
         raise ApiError(
             400,
             "invalid-if-match",
-            'If-Match must be one entity tag holding the game\'s version, such as "12".',
+            'If-Match must be one strong entity tag holding the game\'s version, such as "12".',
         )
-    return int(match.group(1))
+    return version

@@ -8,7 +8,6 @@ from typing import Any
 from flask import Response, current_app, url_for
 
 from api import schemas
-from api.fields import MAX_INTEGER
 from api.requests import Blueprint, bearer_token, expected_version, game_uuid, required_token
 from application.projections.turns import turns_page
 from application.records import export_record
@@ -172,7 +171,7 @@ def list_turns(query: dict[str, Any], game_id: str) -> Any:
     )
 
 
-@blp.route(f"/games/<game_id>/turns/<int(max={MAX_INTEGER}):turn>", methods=["GET"])
+@blp.route("/games/<game_id>/turns/<turn:turn>", methods=["GET"])
 @blp.response(200, schemas.GameViewSchema)
 @blp.doc(**_doc_errors(403, 404))
 def view_after_turn(game_id: str, turn: int) -> Any:

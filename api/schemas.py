@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from api.fields import QueryInteger, StrictBoolean, StrictInteger
+from api.fields import PLAIN_TEXT, QueryBoolean, QueryInteger, StrictBoolean, StrictInteger
 
 MAX_SEATS = 12
 MAX_TEXT = 2000
@@ -70,7 +70,7 @@ class ForkRequest(Schema):
 
 
 class TurnsQuery(Schema):
-    include_undone = fields.Boolean(load_default=True)
+    include_undone = QueryBoolean(load_default=True)
     after = QueryInteger(
         load_default=0,
         minimum=0,
@@ -131,7 +131,9 @@ class EventsQuery(Schema):
     after = QueryInteger(load_default=0, minimum=0)
     limit = QueryInteger(load_default=100, minimum=1, maximum=500)
     type = fields.List(
-        fields.String(), load_default=None, metadata={"description": "Only events of these types"}
+        fields.String(validate=[validate.Length(max=64), PLAIN_TEXT]),
+        load_default=None,
+        metadata={"description": "Only events of these types"},
     )
 
 
@@ -139,7 +141,7 @@ class ListQuery(Schema):
     status = fields.String(
         load_default=None, validate=validate.OneOf(["waiting", "active", "finished"])
     )
-    game = fields.String(load_default=None, validate=validate.Length(max=64))
+    game = fields.String(load_default=None, validate=[validate.Length(max=64), PLAIN_TEXT])
     limit = QueryInteger(load_default=50, minimum=1, maximum=200)
     offset = QueryInteger(load_default=0, minimum=0)
 

@@ -40,8 +40,9 @@ def strict_loads(text: str, *, max_depth: int) -> Any:
     """The JSON value of ``text``, refused (:class:`JsonRefused`) unless it is plain JSON:
     nested at most ``max_depth`` arrays and objects deep (checked before parsing, which
     recurses once per level), integers of at most :data:`MAX_INT_DIGITS` digits, finite
-    numbers (no ``NaN`` or ``Infinity``), and no lone UTF-16 surrogate in a string (such a
-    string can be neither stored nor shown). Codes: ``malformed-json``,
+    numbers (no ``NaN`` or ``Infinity``), and no lone UTF-16 surrogate nor NUL character in
+    a string (such a string can be neither stored, PostgreSQL's text refuses NUL, nor
+    shown). Codes: ``malformed-json``,
     ``too-deeply-nested``, ``number-out-of-range``, ``invalid-text``."""
     _check_depth(text, max_depth)
     try:
@@ -56,7 +57,19 @@ def strict_loads(text: str, *, max_depth: int) -> Any:
         raise JsonRefused(
             "invalid-text", "A string holds a lone UTF-16 surrogate (\\ud800-\\udfff)."
         ) from None
+    if "\\u0000" in text and _holds_nul(value):
+        raise JsonRefused("invalid-text", "A string holds a NUL character (\\u0000).")
     return value
+
+
+def _holds_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_holds_nul(k) or _holds_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_holds_nul(v) for v in value)
+    return False
 
 
 def _check_depth(text: str, max_depth: int) -> None:

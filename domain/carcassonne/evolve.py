@@ -1,5 +1,5 @@
 """How each recorded event changes the state: the only code replay runs
-(DESIGN.md, "Events are the record"; the event catalogue is in docs/carcassonne.md,
+(docs/architecture.md, "Events are the record"; the event catalogue is in docs/carcassonne.md,
 "Events"). Handlers change the state in place and never draw random numbers.
 """
 

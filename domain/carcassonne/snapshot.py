@@ -1,5 +1,5 @@
 """The whole state as JSON-safe primitives and back (protocol: ``state_to_json`` /
-``state_from_json``; snapshots store it, DESIGN.md "Events are the record").
+``state_from_json``; snapshots store it, docs/architecture.md "Events are the record").
 
 Squares, tile types and feature ids stay the engine's own integers; dictionaries become
 lists of pairs in their order (the order of the frontier is the order of the legal moves),

@@ -1,7 +1,7 @@
 """Every listed move is a move the game reads and accepts, for every registered game and
-option set (DESIGN.md, "One protocol for every game"; docs/api.md: a client may send a move
-as JSON or as notation). Random games are played; at every state, for every seat that may
-act and every move ``m`` that ``legal_moves`` lists:
+option set (docs/architecture.md, "One protocol for every game"; docs/api.md: a client may
+send a move as JSON or as notation). Random games are played; at every state, for every seat
+that may act and every move ``m`` that ``legal_moves`` lists:
 
 * ``parse_move(move_to_json(m)) == m``, the JSON form surviving a trip through text;
 * ``parse_notation(notation(m)) == m``;

@@ -1,4 +1,4 @@
-"""One random-play conformance run for every registered game (DESIGN.md, in the spirit of
+"""One random-play conformance run for every registered game (docs/architecture.md, in the spirit of
 OpenSpiel): a game joins it by registering, and must keep its conservation laws after every
 event, always offer the player to act a legal move, never offer moves to anyone else, and end.
 """

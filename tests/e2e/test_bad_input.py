@@ -307,3 +307,78 @@ def test_game_types_give_ranges_options_and_versions(client: FlaskClient) -> Non
                         json={"game": name, "players": 2, "options": {option["name"]: value}},
                     )
                     assert created.status_code == 201, created.json
+
+
+def test_a_nul_character_never_reaches_a_store(
+    client: FlaskClient, http_services: Services
+) -> None:
+    game_id = client.post("/api/v1/games", json={"game": "azul", "players": 2}).json["id"]
+    before = notifications(http_services)
+    answer = client.post(f"/api/v1/games/{game_id}/seats", json={"name": "a\u0000b"})
+    assert_problem(answer, 400, "invalid-text")
+    assert notifications(http_services) == before
+    listed = client.get("/api/v1/games?game=a%00b")
+    assert_problem(listed, 400, "invalid-request")
+    assert "game" in field_errors(listed, "query")
+    logged = client.get(f"/api/v1/games/{game_id}/events?type=Created%01")
+    assert_problem(logged, 400, "invalid-request")
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ("/turns?include_undone=1", "include_undone"),
+        ("/turns?include_undone=yes", "include_undone"),
+        ("/events?foo=1", "foo"),
+        ("/turns?limit=99999999999999999", "limit"),
+    ],
+)
+def test_queries_are_never_coerced_nor_ignored(
+    client: FlaskClient, running: tuple[str, list[str]], query: str, field: str
+) -> None:
+    game_id, _ = running
+    answer = client.get(f"/api/v1/games/{game_id}{query}")
+    assert_problem(answer, 400, "invalid-request")
+    assert field in field_errors(answer, "query")
+    assert_problem(client.get("/api/v1/games?offest=5"), 400, "invalid-request")
+
+
+def test_paths_take_only_canonical_ids_and_turn_numbers(
+    client: FlaskClient, running: tuple[str, list[str]]
+) -> None:
+    game_id, _ = running
+    assert client.get(f"/api/v1/games/{game_id}/turns/0").status_code == 200
+    for path in ("/turns/01", "/turns/%D9%A1", "/turns/-1"):
+        assert_problem(client.get(f"/api/v1/games/{game_id}{path}"), 404, "not-found")
+    for other in (
+        game_id.upper(),
+        game_id.replace("-", ""),
+        "{" + game_id + "}",
+        f"urn:uuid:{game_id}",
+    ):
+        assert_problem(client.get(f"/api/v1/games/{other}"), 404, "game-not-found")
+
+
+@pytest.mark.parametrize("header", ['W/"4"', "0", '"0"', '"12', '"4", "5"', "4.0"])
+def test_if_match_is_one_strong_tag(
+    client: FlaskClient, http_services: Services, running: tuple[str, list[str]], header: str
+) -> None:
+    game_id, tokens = running
+    _, seat, move = current_move(client, game_id, tokens)
+    before = notifications(http_services)
+    answer = client.post(
+        f"/api/v1/games/{game_id}/moves",
+        json={"move": move},
+        headers={**bearer(tokens[seat]), "If-Match": header},
+    )
+    assert_problem(answer, 400, "invalid-if-match")
+    assert notifications(http_services) == before
+
+
+def test_cli_options_are_read_strictly(capsys: pytest.CaptureFixture[str]) -> None:
+    from api.cli import main  # noqa: PLC0415
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["simulate", "azul", "--memory", "--options", "[" * 20000 + "]" * 20000])
+    assert stopped.value.code == 2
+    assert "not plain JSON" in capsys.readouterr().err

@@ -1,4 +1,4 @@
-"""Event sourcing properties (DESIGN.md, "Events are the record"; domain/protocol.py):
+"""Event sourcing properties (docs/architecture.md, "Events are the record"; domain/protocol.py):
 replaying the events rebuilds the live state exactly, never draws a random number, and
 ``apply`` never changes the state it is given; conservation laws hold after every event."""
 
