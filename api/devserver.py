@@ -6,11 +6,9 @@ api/gunicorn_conf.py, which does the same for gunicorn's pages."""
 
 from __future__ import annotations
 
-import json
-
 from werkzeug.serving import WSGIRequestHandler
 
-from api.errors import HTTP_CODES, PROBLEM, problem_body
+from api.errors import PROBLEM, server_problem
 
 
 class ProblemRequestHandler(WSGIRequestHandler):
@@ -21,9 +19,7 @@ class ProblemRequestHandler(WSGIRequestHandler):
         to 200 characters) as the detail."""
         short, long = self.responses.get(code, ("Error", "Error"))
         self.log_error("code %d, message %s", code, message or short)
-        status = HTTP_CODES.get(code, "bad-request" if code < 500 else "internal-error")
-        detail = (explain or message or long)[:200]
-        body = json.dumps(problem_body(code, status, detail)).encode("utf-8")
+        body = server_problem(code, explain or message or long)
         self.send_response(code, message or short)
         self.send_header("Connection", "close")
         self.send_header("Content-Type", PROBLEM)

@@ -74,6 +74,14 @@ def problem_body(status: int, code: str, detail: str, **extra: Any) -> dict[str,
     }
 
 
+def server_problem(status: int, detail: str) -> bytes:
+    """The body of an error a server answers before the app sees the request (gunicorn's,
+    the development server's): the code from the status, the server's sentence cut to 200
+    characters as the detail."""
+    code = HTTP_CODES.get(status, "bad-request" if status < 500 else "internal-error")
+    return json.dumps(problem_body(status, code, detail[:200])).encode("utf-8")
+
+
 def problem(
     status: int,
     code: str,

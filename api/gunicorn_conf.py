@@ -11,13 +11,12 @@ start with :func:`write_problem`; the status and reason stay gunicorn's own."""
 
 from __future__ import annotations
 
-import json
 import socket
 from typing import Any
 
 from gunicorn import util
 
-from api.errors import HTTP_CODES, PROBLEM, problem_body
+from api.errors import PROBLEM, server_problem
 
 worker_class = "gthread"
 threads = 4
@@ -29,9 +28,7 @@ limit_request_field_size = 8190
 def write_problem(sock: socket.socket, status_int: int, reason: str, mesg: str) -> None:
     """gunicorn's error page as problem+json: the code from the status, gunicorn's message
     (cut to 200 characters) as the detail."""
-    code = HTTP_CODES.get(status_int, "bad-request" if status_int < 500 else "internal-error")
-    detail = (mesg or reason)[:200]
-    body = json.dumps(problem_body(status_int, code, detail)).encode("utf-8")
+    body = server_problem(status_int, mesg or reason)
     head = (
         f"HTTP/1.1 {status_int} {reason}\r\n"
         "Connection: close\r\n"

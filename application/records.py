@@ -17,7 +17,8 @@ from eventsourcing.persistence import IntegrityError
 from application.audit_format import FORMAT, FORMAT_VERSION, moves_of
 from application.audit_import import stored_events
 from application.errors import BadRequest, Conflict, NotFound
-from application.service import MAX_PAGE, SNAPSHOT_INTERVAL, GameLedger, project_game
+from application.paging import MAX_PAGE
+from application.service import SNAPSHOT_INTERVAL, GameLedger, project_game
 from application.verification import replay_record
 from domain.protocol import Viewer
 

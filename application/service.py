@@ -19,6 +19,7 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError
 
 from application.errors import BadRequest, Conflict, InvalidToken, NotFound
+from application.paging import check_page
 from application.presenters import event_type, present_event, present_game
 from domain.bots import choose_move
 from domain.game import Game, register_game_events
@@ -27,7 +28,6 @@ from domain.randomness import commitment, new_seed
 from domain.registry import games, rules_for
 from domain.undo import normalise_settings
 
-MAX_PAGE = 500
 SNAPSHOT_INTERVAL = 50
 """A snapshot every 50 events: a view at any version replays at most 49 events."""
 
@@ -348,8 +348,7 @@ class GameLedger(Application[UUID]):
     ) -> dict[str, Any]:
         """A page of the game's events after version ``after``, as the viewer may see them,
         optionally only of the given types."""
-        if not 1 <= limit <= MAX_PAGE or after < 0:
-            raise ValueError(f"limit must be 1..{MAX_PAGE} and after >= 0")  # the API bounds both
+        check_page(after, limit)
         game = self._game(game_id)
         viewer = self._viewer(game, token)
         items: list[dict[str, Any]] = []

@@ -15,8 +15,8 @@ from typing import Any, Protocol
 
 from eventsourcing.persistence import Tracking
 
+from application.paging import check_page
 from application.projections.following import FollowingProjection, GameSource
-from application.service import MAX_PAGE
 from domain.game import Game
 from domain.protocol import Event, Viewer
 
@@ -87,8 +87,7 @@ def turns_page(
     ``first_version`` is after version ``after``, at most ``limit``; ``next_after`` is the
     ``after`` of the next page (the last turn's ``first_version``), ``None`` on the last;
     ``limit`` is bounded as the event log's (``MAX_PAGE``)."""
-    if not 1 <= limit <= MAX_PAGE or after < 0:
-        raise ValueError(f"limit must be 1..{MAX_PAGE} and after >= 0")  # the API bounds both
+    check_page(after, limit)
     rows = view.turns_of(game_id, include_undone=include_undone, after=after, limit=limit + 1)
     more = len(rows) > limit
     rows = rows[:limit]

@@ -13,6 +13,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -23,22 +24,14 @@ from tests.e2e.test_cli import free_port
 GUNICORN = Path(sys.executable).with_name("gunicorn")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
-    data = tmp_path_factory.mktemp("gunicorn")
+@contextmanager
+def running(command: list[str], data: Path) -> Iterator[tuple[str, int]]:
+    """``command`` (given the port to bind) in its own process, its data in ``data``; its
+    address once it answers its health check."""
     port = free_port()
     env = {**os.environ, "GAMELEDGER_DATA_DIR": str(data)}
     process = subprocess.Popen(
-        [
-            str(GUNICORN),
-            "-c",
-            "python:api.gunicorn_conf",
-            "--workers",
-            "1",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "api.app:create_app()",
-        ],
+        [arg.replace("{port}", str(port)) for arg in command],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -49,6 +42,23 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
+    """gunicorn with the project's configuration, one worker."""
+    command = [
+        str(GUNICORN),
+        "-c",
+        "python:api.gunicorn_conf",
+        "--workers",
+        "1",
+        "--bind",
+        "127.0.0.1:{port}",
+        "api.app:create_app()",
+    ]
+    with running(command, tmp_path_factory.mktemp("gunicorn")) as address:
+        yield address
 
 
 def wait_for(port: int) -> None:
@@ -132,20 +142,9 @@ def test_an_app_error_through_gunicorn_is_problem_json(server: tuple[str, int]) 
 @pytest.fixture(scope="module")
 def dev_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
     """``gameledger serve`` (werkzeug's development server) in its own process."""
-    port = free_port()
-    env = {**os.environ, "GAMELEDGER_DATA_DIR": str(tmp_path_factory.mktemp("serve"))}
-    process = subprocess.Popen(
-        [str(GUNICORN.with_name("gameledger")), "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_for(port)
-        yield "127.0.0.1", port
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    command = [str(GUNICORN.with_name("gameledger")), "serve", "--port", "{port}"]
+    with running(command, tmp_path_factory.mktemp("serve")) as address:
+        yield address
 
 
 def test_the_development_servers_own_errors_are_problem_json(
