@@ -26,6 +26,7 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 ## The unit tests alone (no database server needed)
 unit: setup

@@ -30,45 +30,33 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
+from domain.errors import GameError, IllegalMove, InvalidMove, InvalidOptions
+from domain.events import Event, EventCatalogue, Positioned
 from domain.randomness import RandomStream
+from domain.turn import Turn
+
+__all__ = [
+    "JSON",
+    "Event",
+    "GameError",
+    "IllegalMove",
+    "InvalidMove",
+    "InvalidOptions",
+    "OptionInfo",
+    "Outcome",
+    "PlayerRange",
+    "Rules",
+    "RulesBase",
+    "Shapes",
+    "Viewer",
+]
 
 JSON = Any
 """A JSON-ready value (the result of ``json.loads``)."""
 
 State = TypeVar("State")
 Move = TypeVar("Move")
-
-
-class GameError(Exception):
-    """A move or a request the rules refuse; ``code`` is stable and machine-readable."""
-
-    code: str = "game-error"
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-class InvalidMove(GameError):
-    """A move that is malformed: it cannot be read as a move of this game at all."""
-
-
-class IllegalMove(GameError):
-    """A well-formed move that the rules do not allow now (wrong turn, does not fit, ...)."""
-
-
-class InvalidOptions(GameError):
-    """Game options or a player count that the game does not support."""
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One domain event: ``type`` is its name in the game's words, in the past tense
-    (``TilesTaken``, ``WallTiled``); ``data`` holds JSON-safe primitives only."""
-
-    type: str
-    data: dict[str, Any]
+Positional = TypeVar("Positional", bound=Positioned)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +132,21 @@ class PlayerRange:
     max_players: int
 
 
+@dataclass(frozen=True)
+class Shapes:
+    """The typed definitions of a game's JSON (docs/architecture.md, "Typed events, moves and
+    views"): each a ``TypedDict`` or a union of them, from which the JSON Schema a client
+    reads is generated (:mod:`application.contract`). Events have theirs in the game's
+    :class:`~domain.events.EventCatalogue`."""
+
+    move: object
+    """A move's JSON form (``parse_move`` reads it, ``move_to_json`` writes it)."""
+    view: object
+    """What :meth:`Rules.view` returns."""
+    options: object
+    """The game's options, as fixed at creation (``normalise_options``)."""
+
+
 @runtime_checkable
 class Rules(Protocol[State, Move]):
     """What a game must provide to be played through the service."""
@@ -153,8 +156,6 @@ class Rules(Protocol[State, Move]):
     min_players: int
     max_players: int
     """The player range with the default options (``player_ranges`` lists the others)."""
-    event_types: tuple[str, ...]
-    """Every event type the game records, in its own words (``TilesTaken``, ...)."""
     rules_version: str
     """Changes whenever the rules' decisions change; game records name it."""
     options_info: tuple[OptionInfo, ...]
@@ -162,6 +163,15 @@ class Rules(Protocol[State, Move]):
     player_ranges: tuple[PlayerRange, ...]
     """The player range with the default options first, then each set of options that
     changes it."""
+    events: EventCatalogue[Any]
+    """Every event the game records, each with its typed data and the handler replay runs."""
+    shapes: Shapes
+    """The typed definitions of a move, a view and the options."""
+
+    @property
+    def event_types(self) -> tuple[str, ...]:
+        """Every event type the game records, in its own words (``TilesTaken``, ...)."""
+        ...
 
     def setup(self, players: int, options: Mapping[str, Any]) -> State:
         """Validate ``players`` and ``options`` and return the state before anything
@@ -262,11 +272,23 @@ class Rules(Protocol[State, Move]):
         ...
 
 
-class RulesBase(Generic[State, Move]):
-    """The base class of every game's rules: the optional capabilities of :class:`Rules`
-    with their documented defaults, so that the application asks each game the same
-    questions and never looks an attribute up (docs/architecture.md, "One protocol for
-    every game"). A game overrides what it has."""
+class RulesBase(Generic[Positional, Move]):
+    """The base class of every game's rules (docs/architecture.md, "Adding a game").
+
+    It gives every game the same shape:
+
+    * :meth:`begin` and :meth:`apply` are written here once: each opens a
+      :class:`~domain.turn.Turn` on the state and lets the game :meth:`open` or
+      :meth:`decide` into it; the events the turn collected are the answer. So every game
+      decides a move the same way, and no game changes the state it was given.
+    * :meth:`evolve` is the game's :class:`~domain.events.EventCatalogue`.
+    * The optional capabilities of :class:`Rules` have their documented defaults here, so the
+      application asks each game the same questions and never looks an attribute up. A game
+      overrides what it has.
+    """
+
+    events: EventCatalogue[Positional]
+    """The game's event catalogue (a class attribute of each game)."""
 
     hides_information: bool = False
     """Default: every viewer sees every event whole; events carry no seal (docs/audit.md,
@@ -275,12 +297,44 @@ class RulesBase(Generic[State, Move]):
     """Default: ``legal_moves`` lists every legal move, and the record verifier checks each
     recorded move against the list."""
 
+    def copy_state(self, state: Positional) -> Positional:
+        """An independent copy of ``state`` (each game gives its own)."""
+        raise NotImplementedError
+
+    def open(self, turn: Turn[Positional], rng: RandomStream) -> None:
+        """Emit the opening events into ``turn`` (each game gives its own)."""
+        raise NotImplementedError
+
+    def decide(self, turn: Turn[Positional], player: int, move: Move, rng: RandomStream) -> None:
+        """Judge ``player``'s ``move`` against ``turn.state`` and emit into ``turn`` every
+        event it causes, everything that follows automatically included; raise
+        :class:`IllegalMove` (or :class:`InvalidMove`) before emitting anything (each game
+        gives its own)."""
+        raise NotImplementedError
+
+    def begin(self, state: Positional, rng: RandomStream) -> list[Event]:
+        """The opening events: a :class:`Turn` on ``state``, opened by the game's :meth:`open`."""
+        turn = Turn(state, self.events, self.copy_state)
+        self.open(turn, rng)
+        return turn.events
+
+    def apply(self, state: Positional, player: int, move: Move, rng: RandomStream) -> list[Event]:
+        """The events of ``player`` making ``move``: a :class:`Turn` on ``state``, decided by
+        the game's :meth:`decide`; ``state`` is never changed."""
+        turn = Turn(state, self.events, self.copy_state)
+        self.decide(turn, player, move, rng)
+        return turn.events
+
+    def evolve(self, state: Positional, event: Event) -> Positional:
+        """The state after ``event``, changed in place: the catalogue's handler."""
+        return self.events.evolve(state, event)
+
     def event_view(self, event: Event, viewer: Viewer) -> dict[str, Any]:
         """Default: the whole data, for everyone."""
         del viewer
         return dict(event.data)
 
-    def bot_move(self, state: State, player: int, bot: random.Random) -> Move | None:
+    def bot_move(self, state: Positional, player: int, bot: random.Random) -> Move | None:
         """Default: no policy of the game's own (bots draw a legal move uniformly)."""
         del state, player, bot
         return None

@@ -1,0 +1,62 @@
+"""The JSON Schemas of every game's events, moves, views and options, generated from their one
+typed definition (docs/architecture.md, "Typed events, moves and views").
+
+Each schema comes from the game's ``TypedDict`` through pydantic's JSON Schema generator
+(JSON Schema 2020-12), with one decision of ours: an object described by a ``TypedDict`` is
+closed (``additionalProperties: false``), so a field that a game writes but never declared
+fails validation instead of slipping through to clients.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, cast
+
+from pydantic import TypeAdapter
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
+from pydantic_core import core_schema
+
+from domain.protocol import Rules
+
+Schema = dict[str, Any]
+
+
+class ClosedObjects(GenerateJsonSchema):
+    """pydantic's generator, with every ``TypedDict`` a closed object."""
+
+    def typed_dict_schema(self, schema: core_schema.TypedDictSchema) -> JsonSchemaValue:
+        """The object schema of a ``TypedDict``, with no other properties allowed."""
+        generated = super().typed_dict_schema(schema)
+        generated["additionalProperties"] = False
+        return generated
+
+
+@cache
+def json_schema(shape: object) -> Schema:
+    """The JSON Schema of a typed definition (a ``TypedDict``, a union of them, ...)."""
+    adapter: TypeAdapter[Any] = TypeAdapter(cast(Any, shape))
+    return adapter.json_schema(schema_generator=ClosedObjects)
+
+
+@dataclass(frozen=True)
+class GameContract:
+    """Every schema of one game: each event's data by type, a move, a view, the options."""
+
+    game: str
+    events: dict[str, Schema]
+    move: Schema
+    view: Schema
+    options: Schema
+
+
+def game_contract(rules: Rules[Any, Any]) -> GameContract:
+    """The schemas of ``rules``' game, each generated from its typed definition."""
+    catalogue = rules.events
+    return GameContract(
+        game=rules.name,
+        events={name: json_schema(catalogue.shape(name)) for name in catalogue.types},
+        move=json_schema(rules.shapes.move),
+        view=json_schema(rules.shapes.view),
+        options=json_schema(rules.shapes.options),
+    )

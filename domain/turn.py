@@ -1,0 +1,67 @@
+"""Deciding a move as a run of events: the one way every game decides (docs/architecture.md,
+"One way to decide a move").
+
+A :class:`Turn` starts from the state before the move and collects the events the move
+causes. Every event is *emitted* here and nowhere else, and the turn's :attr:`Turn.state` is
+the state after every event emitted so far, evolved by the game's own catalogue — the same
+code replay runs — so a later step of a move sees what the earlier ones did (a capture
+before the elimination it causes, the last tile before the wall tiling).
+
+The scratch state is made only when it is needed: until the first event, :attr:`Turn.state`
+is the state the turn began from (read it, never change it), and the copy is taken and
+brought up to date the first time :attr:`Turn.state` is read after an event. A move that
+emits its events without looking at their consequences therefore copies nothing. Read
+``turn.state`` again after each ``emit``; a reference taken before may be stale.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Generic
+
+from domain.events import Event, EventCatalogue, State
+
+
+class Turn(Generic[State]):
+    """The events one move (or the opening) causes, and the state they lead to."""
+
+    __slots__ = ("_before", "_catalogue", "_copy", "_evolved", "_scratch", "events")
+
+    def __init__(
+        self, state: State, catalogue: EventCatalogue[State], copy: Callable[[State], State]
+    ) -> None:
+        self._before = state
+        self._catalogue = catalogue
+        self._copy = copy
+        self._scratch: State | None = None
+        self._evolved = 0
+        self.events: list[Event] = []
+
+    @property
+    def before(self) -> State:
+        """The state before the move (never changed)."""
+        return self._before
+
+    @property
+    def state(self) -> State:
+        """The state after every event emitted so far (do not change it: emit instead)."""
+        events = self.events
+        if not events:
+            return self._before
+        scratch = self._scratch
+        if scratch is None:
+            scratch = self._scratch = self._copy(self._before)
+        evolve = self._catalogue.evolve
+        while self._evolved < len(events):
+            evolve(scratch, events[self._evolved])
+            self._evolved += 1
+        return scratch
+
+    def emit(self, event: Event) -> None:
+        """Record ``event`` (made by its :class:`~domain.events.EventKind`) as the next
+        consequence of the move."""
+        self.events.append(event)
+
+    def emit_all(self, events: list[Event]) -> None:
+        """Record several events in order."""
+        self.events.extend(events)
