@@ -540,3 +540,8 @@ def parse_notation(text: str) -> RiskMove:
 def move_to_json(move: RiskMove) -> RiskMoveJson:
     """The JSON form of ``move`` (:func:`parse_move` reads it back)."""
     return move.to_json()
+
+
+def notation(move: RiskMove) -> str:
+    """The compact notation of ``move`` (:func:`parse_notation` reads it back)."""
+    return move.notation()
