@@ -94,17 +94,21 @@ class Colour:
     colour: str
 
     def to_json(self) -> ColourJson:
+        """The move's JSON form (docs/risk.md, "Moves")."""
         return {"type": "colour", "colour": self.colour}
 
     @classmethod
     def from_json(cls, data: Any) -> Colour:
+        """The move from its JSON form; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
         return cls(read_name(fields(data, "colour", "colour").get("colour"), "colour"))
 
     def notation(self) -> str:
+        """The move's notation (docs/risk.md, "Moves")."""
         return f"colour {self.colour}"
 
     @classmethod
     def from_notation(cls, text: str) -> Colour:
+        """The move from its notation; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
         return cls(split(text, "colour"))
 
 
@@ -115,17 +119,21 @@ class Place:
     units: tuple[tuple[str, int], ...]
 
     def to_json(self) -> PlaceJson:
+        """The move's JSON form (docs/risk.md, "Moves")."""
         return {"type": "place", "units": dict(self.units)}
 
     @classmethod
     def from_json(cls, data: Any) -> Place:
+        """The move from its JSON form; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
         return cls(read_counts(fields(data, "place", "units").get("units"), "units"))
 
     def notation(self) -> str:
+        """The move's notation (docs/risk.md, "Moves")."""
         return "place " + ",".join(f"{written(t)}={n}" for t, n in self.units)
 
     @classmethod
     def from_notation(cls, text: str) -> Place:
+        """The move from its notation; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
         counts = {k: number(v) for k, v in pairs(split(text, "place")).items()}
         return cls(read_counts(counts, "units"))
 
@@ -138,18 +146,22 @@ class Invade:
     target: str
 
     def to_json(self) -> InvadeJson:
+        """The move's JSON form (docs/risk.md, "Moves")."""
         return {"type": "invade", "from": self.source, "to": self.target}
 
     @classmethod
     def from_json(cls, data: Any) -> Invade:
+        """The move from its JSON form; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
         fields(data, "invade", "from", "to")
         return cls(read_name(data.get("from"), "from"), read_name(data.get("to"), "to"))
 
     def notation(self) -> str:
+        """The move's notation (docs/risk.md, "Moves")."""
         return f"invade {written(self.source)}>{written(self.target)}"
 
     @classmethod
     def from_notation(cls, text: str) -> Invade:
+        """The move from its notation; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
         source, sep, target = split(text, "invade").partition(">")
         if not sep:
             raise malformed("invade is written from>to")
@@ -163,18 +175,22 @@ class _Bare:
     kind: ClassVar[BareKind]
 
     def to_json(self) -> BareJson:
+        """The move's JSON form (docs/risk.md, "Moves")."""
         return {"type": self.kind}
 
     @classmethod
     def from_json(cls, data: Any) -> Any:
+        """The move from its JSON form; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
         fields(data, cls.kind)
         return cls()
 
     def notation(self) -> str:
+        """The move's notation (docs/risk.md, "Moves")."""
         return self.kind
 
     @classmethod
     def from_notation(cls, text: str) -> Any:
+        """The move from its notation; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
         if text.strip() != cls.kind:
             raise malformed(f"{text[:40]!r} is not {cls.kind}")
         return cls()
@@ -236,20 +252,24 @@ class Trade:
     cards: tuple[str, str, str]
 
     def to_json(self) -> TradeJson:
+        """The move's JSON form (docs/risk.md, "Moves")."""
         return {"type": "trade", "cards": list(self.cards)}
 
     @classmethod
     def from_json(cls, data: Any) -> Trade:
+        """The move from its JSON form; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
         cards = read_names(fields(data, "trade", "cards").get("cards"), "cards")
         if len(cards) != 3:
             raise malformed("a trade is exactly three cards")
         return cls((cards[0], cards[1], cards[2]))
 
     def notation(self) -> str:
+        """The move's notation (docs/risk.md, "Moves")."""
         return "trade " + ",".join(written(c) for c in self.cards)
 
     @classmethod
     def from_notation(cls, text: str) -> Trade:
+        """The move from its notation; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
         cards = [read(c) for c in split(text, "trade").split(",")]
         return cls.from_json({"type": "trade", "cards": cards})
 
@@ -261,17 +281,21 @@ class Buy:
     units: int
 
     def to_json(self) -> BuyJson:
+        """The move's JSON form (docs/risk.md, "Moves")."""
         return {"type": "buy", "units": self.units}
 
     @classmethod
     def from_json(cls, data: Any) -> Buy:
+        """The move from its JSON form; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
         return cls(read_int(fields(data, "buy", "units").get("units"), "units", 1))
 
     def notation(self) -> str:
+        """The move's notation (docs/risk.md, "Moves")."""
         return f"buy {self.units}"
 
     @classmethod
     def from_notation(cls, text: str) -> Buy:
+        """The move from its notation; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
         return cls(read_int(number(split(text, "buy")), "units", 1))
 
 
@@ -295,17 +319,21 @@ class Move:
     units: int
 
     def to_json(self) -> MoveJson:
+        """The move's JSON form (docs/risk.md, "Moves")."""
         return {"type": "move", "from": self.source, "to": self.target, "units": self.units}
 
     @classmethod
     def from_json(cls, data: Any) -> Move:
+        """The move from its JSON form; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
         return cls(*_route(data, "move", "units"))
 
     def notation(self) -> str:
+        """The move's notation (docs/risk.md, "Moves")."""
         return f"move {written(self.source)}>{written(self.target)}={self.units}"
 
     @classmethod
     def from_notation(cls, text: str) -> Move:
+        """The move from its notation; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
         return cls(*route("move", split(text, "move")))
 
 
@@ -318,17 +346,21 @@ class Attack:
     dice: int
 
     def to_json(self) -> AttackJson:
+        """The move's JSON form (docs/risk.md, "Moves")."""
         return {"type": "attack", "from": self.source, "to": self.target, "dice": self.dice}
 
     @classmethod
     def from_json(cls, data: Any) -> Attack:
+        """The move from its JSON form; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
         return cls(*_route(data, "attack", "dice"))
 
     def notation(self) -> str:
+        """The move's notation (docs/risk.md, "Moves")."""
         return f"attack {written(self.source)}>{written(self.target)}={self.dice}"
 
     @classmethod
     def from_notation(cls, text: str) -> Attack:
+        """The move from its notation; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
         return cls(*route("attack", split(text, "attack")))
 
 
@@ -341,17 +373,21 @@ class Fortify:
     units: int
 
     def to_json(self) -> FortifyJson:
+        """The move's JSON form (docs/risk.md, "Moves")."""
         return {"type": "fortify", "from": self.source, "to": self.target, "units": self.units}
 
     @classmethod
     def from_json(cls, data: Any) -> Fortify:
+        """The move from its JSON form; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
         return cls(*_route(data, "fortify", "units"))
 
     def notation(self) -> str:
+        """The move's notation (docs/risk.md, "Moves")."""
         return f"fortify {written(self.source)}>{written(self.target)}={self.units}"
 
     @classmethod
     def from_notation(cls, text: str) -> Fortify:
+        """The move from its notation; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
         return cls(*route("fortify", split(text, "fortify")))
 
 
@@ -362,17 +398,21 @@ class Occupy:
     units: int
 
     def to_json(self) -> OccupyJson:
+        """The move's JSON form (docs/risk.md, "Moves")."""
         return {"type": "occupy", "units": self.units}
 
     @classmethod
     def from_json(cls, data: Any) -> Occupy:
+        """The move from its JSON form; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
         return cls(read_int(fields(data, "occupy", "units").get("units"), "units", 1))
 
     def notation(self) -> str:
+        """The move's notation (docs/risk.md, "Moves")."""
         return f"occupy {self.units}"
 
     @classmethod
     def from_notation(cls, text: str) -> Occupy:
+        """The move from its notation; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
         return cls(read_int(number(split(text, "occupy")), "units", 1))
 
 
@@ -384,17 +424,21 @@ class _Answer:
     proposal: int
 
     def to_json(self) -> AnswerJson:
+        """The move's JSON form (docs/risk.md, "Moves")."""
         return {"type": self.kind, "proposal": self.proposal}
 
     @classmethod
     def from_json(cls, data: Any) -> Any:
+        """The move from its JSON form; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
         return cls(read_int(fields(data, cls.kind, "proposal").get("proposal"), "proposal"))
 
     def notation(self) -> str:
+        """The move's notation (docs/risk.md, "Moves")."""
         return f"{self.kind} {self.proposal}"
 
     @classmethod
     def from_notation(cls, text: str) -> Any:
+        """The move from its notation; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
         return cls(number(split(text, cls.kind)))
 
 
@@ -427,17 +471,21 @@ class _Passage:
     to: int
 
     def to_json(self) -> PassageJson:
+        """The move's JSON form (docs/risk.md, "Moves")."""
         return {"type": self.kind, "to": self.to}
 
     @classmethod
     def from_json(cls, data: Any) -> Any:
+        """The move from its JSON form; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
         return cls(read_seat(fields(data, cls.kind, "to").get("to"), "to"))
 
     def notation(self) -> str:
+        """The move's notation (docs/risk.md, "Moves")."""
         return f"{self.kind} {self.to}"
 
     @classmethod
     def from_notation(cls, text: str) -> Any:
+        """The move from its notation; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
         return cls(number(split(text, cls.kind)))
 
 
