@@ -1,17 +1,16 @@
-"""Risk by the "Constitution" house rules, as a GameLedger game (docs/risk.md;
-docs/risk.md).
+"""Risk by the "Constitution" house rules, and classic Risk, as a GameLedger game
+(docs/risk.md).
 
-:data:`RISK` implements :class:`domain.protocol.Rules`. Modules, one purpose each:
-``mapdata``/``worldmap`` the map as validated data, ``dice`` one roll of a battle,
-``options`` the agreed numbers, ``state`` the state, ``moves`` move values with their JSON
-and notation, ``cards`` trophy cards and the golden horse, ``turn`` a move as a run of
-events, ``rounds`` rounds, turns, placing and the end, ``setup`` turn order, colours, the
-deal and placement, ``invasion`` invasions and battles, ``reinforcement`` reinforcements,
-trades, purchases and moves, ``exchange`` the exchange session and the settlement,
-``evolve`` the event table, ``view`` what each viewer sees, ``invariants`` conservation laws,
-``bot`` a random player that settles, ``rules`` the protocol; ``classic`` (with
-``classic_turn``, ``classic_battle``, ``classic_cards``, ``classic_bot``) classic Risk, the
-option ``ruleset: "classic"``.
+:data:`RISK` implements :class:`domain.protocol.Rules`. The rooms every game has
+(docs/architecture.md, "The rooms of a game package"): ``rules``, ``options``, ``state``,
+``events`` (the events both rulesets record), ``evolve`` (the catalogue of every event),
+``moves`` (with ``move_json``, ``move_notation`` and ``deal_moves``), ``view``, ``invariants``,
+``bot``; what both rulesets share besides: ``mapdata``/``worldmap`` the map, ``dice`` one roll
+of a battle, ``cards`` trophy cards and the deck, ``setup`` the opening, colours and
+placement, ``rounds`` rounds, turns, placing, elimination and the end. The subpackages
+:mod:`domain.risk.constitution` (the invasion and reinforcement phases, the exchange session)
+and :mod:`domain.risk.classic` (the option ``ruleset: "classic"``) hold each ruleset's own
+phases (docs/risk.md, the module table).
 """
 
 from __future__ import annotations

@@ -8,8 +8,10 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from domain.risk import classic, exchange, invasion, reinforcement, setup
-from domain.risk.classic_bot import classic_bot_move
+from domain.risk import setup
+from domain.risk.classic import phases as classic
+from domain.risk.classic.bot import classic_bot_move
+from domain.risk.constitution import exchange, invasion, reinforcement
 from domain.risk.moves import (
     Accept,
     Decline,
@@ -26,7 +28,7 @@ SETTLE_FROM_ROUND: Final = 4
 
 def bot_move(state: RiskState, seat: int, bot: random.Random) -> RiskMove:
     """A legal move for ``seat`` (who must be able to act); a classic game's turn is played
-    by :func:`domain.risk.classic_bot.classic_bot_move`."""
+    by :func:`domain.risk.classic.bot.classic_bot_move`."""
     if classic.is_classic(state) and state.phase in classic.PHASES:
         return classic_bot_move(state, seat, bot)
     if state.phase in (COLOURS, PLACEMENT):

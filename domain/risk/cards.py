@@ -1,6 +1,8 @@
-"""Trophy cards (docs/risk.md, "Terms" and "Reinforcement phase" item 2): one card
-per territory showing its unit symbol, its colour (**decision:** the territory's continent)
-and the wild cards (``wild-1``, ``wild-2``) that stand for any card.
+"""Trophy cards, what both rulesets share (docs/risk.md, "Terms"): one card per territory
+showing its unit symbol, its colour (**decision:** the territory's continent) and the wild
+cards (``wild-1``, ``wild-2``) that stand for any card; the deck, drawing a card, turning a set
+in. Which three cards make a set is each ruleset's own
+(:mod:`domain.risk.constitution.golden_horse`, :mod:`domain.risk.classic.cards`).
 
 Cards are drawn at random from the deck when a territory is captured; the deck is every
 card in no hand and not traded in (no deck order exists to be leaked; when it is empty the
@@ -9,12 +11,11 @@ traded-in cards form the deck again).
 
 from __future__ import annotations
 
-from itertools import combinations
-
 from domain.randomness import RandomStream
+from domain.risk.events import CARD_DRAWN, DECK_RESHUFFLED, CardDrawn, DeckReshuffled
 from domain.risk.state import RiskState
-from domain.risk.turn import Turn
 from domain.risk.worldmap import WORLD_MAP, WorldMap
+from domain.turn import Turn
 
 
 def wild_cards(world: WorldMap = WORLD_MAP) -> list[str]:
@@ -40,27 +41,6 @@ def deck(state: RiskState, world: WorldMap = WORLD_MAP) -> list[str]:
     return [c for c in all_cards(world) if c not in held and c not in state.discard]
 
 
-def is_set(cards: tuple[str, ...] | list[str], world: WorldMap = WORLD_MAP) -> bool:
-    """Three cards with the same unit symbol or the same colour; a wild card stands for any
-    card (docs/risk.md, "Reinforcement phase" item 2)."""
-    if len(cards) != 3 or len(set(cards)) != 3:
-        return False
-    real = [world.territory(c) for c in cards if not is_wild(c)]
-    return len({t.card_symbol for t in real}) <= 1 or len({t.continent for t in real}) <= 1
-
-
-def sets_in(hand: list[str], world: WorldMap = WORLD_MAP) -> list[tuple[str, str, str]]:
-    """Every set of three cards in ``hand`` that may be traded, cards in hand order."""
-    return [c for c in combinations(hand, 3) if is_set(c, world)]
-
-
-def horse_bonus(state: RiskState) -> int:
-    """The golden horse's bonus now: the track position's number (rules: 4, 6, 8, 10, 12,
-    15, and from 15 back to 4)."""
-    track: list[int] = state.options["golden_horse"]
-    return track[state.horse % len(track)]
-
-
 def turn_in(state: RiskState, seat: int, traded: list[str], bonus: int) -> None:
     """A set traded in (both rulesets): the cards leave the hand for the traded-in pile and
     the bonus joins the reserve as units entering play."""
@@ -71,14 +51,25 @@ def turn_in(state: RiskState, seat: int, traded: list[str], bonus: int) -> None:
     state.units_in += bonus
 
 
-def draw_trophy(turn: Turn, seat: int, rng: RandomStream) -> None:
+def draw_trophy(turn: Turn[RiskState], seat: int, rng: RandomStream) -> None:
     """A trophy card for ``seat`` (docs/risk.md, "Invasion phase": one per captured territory; the
     classic variant: one per turn with a conquest), drawn uniformly from the deck in
     catalogue order; an empty deck is formed again from the traded-in cards (**decision**),
     and when every card is in a hand none is drawn."""
     if not deck(turn.state) and turn.state.discard:
-        turn.emit("DeckReshuffled", {"cards": len(turn.state.discard)})
+        turn.emit(DECK_RESHUFFLED({"cards": len(turn.state.discard)}))
     pile = deck(turn.state)
     if pile:
         card = pile[rng.below(len(pile))]
-        turn.emit("CardDrawn", {"seat": seat, "card": card, "random_position": rng.position})
+        turn.emit(CARD_DRAWN({"seat": seat, "card": card, "random_position": rng.position}))
+
+
+def deck_reshuffled(state: RiskState, data: DeckReshuffled) -> None:
+    """docs/risk.md, "Invasion phase" (**decision**): the traded-in cards are the deck again."""
+    del data
+    state.discard = []
+
+
+def card_drawn(state: RiskState, data: CardDrawn) -> None:
+    """docs/risk.md, "Invasion phase": the drawn card joins the drawer's hand."""
+    state.hands[data["seat"]].append(data["card"])

@@ -1,229 +1,193 @@
-"""The JSON form of Risk moves (docs/risk.md, "Moves"): ``{"type": <move>, ...}``, read by
-:func:`parse_move` (``InvalidMove`` ``malformed-move`` for anything else) and written by
-:func:`move_to_json`; the forms are listed in :mod:`domain.risk.moves`."""
+"""The JSON form of Risk moves (docs/risk.md, "Moves"): one ``TypedDict`` per form,
+``{"type": <move>, ...}``, the union :data:`RiskMoveJson` that ``Rules.shapes`` names, and the
+strict readers the moves' ``from_json`` use (``InvalidMove`` ``malformed-move`` for anything
+that is not a Risk move). The forms are listed in :mod:`domain.risk.moves`.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, NotRequired
 
-from domain.risk.moves import (
-    Accept,
-    Attack,
-    Buy,
-    Colour,
-    Decline,
-    Done,
-    EndAttacks,
-    EndInvasions,
-    EndTurn,
-    Fight,
-    Fortify,
-    GrantPassage,
-    Invade,
-    Move,
-    Occupy,
-    Place,
-    Propose,
-    RevokePassage,
-    RiskMove,
-    Roll,
-    Settle,
-    Stop,
-    Trade,
-    Transfer,
-    Withdraw,
-    malformed,
-    read_counts,
-    read_int,
-    read_name,
-    read_names,
-    read_seat,
+from typing_extensions import TypedDict
+
+from domain.protocol import InvalidMove
+
+
+class ColourJson(TypedDict):
+    """``{"type": "colour", "colour": "red"}``"""
+
+    type: Literal["colour"]
+    colour: str
+
+
+class PlaceJson(TypedDict):
+    """``{"type": "place", "units": {"Alaska": 2}}``"""
+
+    type: Literal["place"]
+    units: dict[str, int]
+
+
+InvadeJson = TypedDict("InvadeJson", {"type": Literal["invade"], "from": str, "to": str})
+"""``{"type": "invade", "from": "Alaska", "to": "Kamchatka"}``"""
+
+BareKind = Literal["roll", "fight", "stop", "end-invasions", "end-turn", "done", "end-attacks"]
+"""The moves without fields."""
+
+
+class BareJson(TypedDict):
+    """``{"type": "roll"}`` and every other move without fields."""
+
+    type: BareKind
+
+
+class TradeJson(TypedDict):
+    """``{"type": "trade", "cards": ["Alaska", "Peru", "wild-1"]}``"""
+
+    type: Literal["trade"]
+    cards: list[str]
+
+
+class BuyJson(TypedDict):
+    """``{"type": "buy", "units": 4}``"""
+
+    type: Literal["buy"]
+    units: int
+
+
+MoveJson = TypedDict("MoveJson", {"type": Literal["move"], "from": str, "to": str, "units": int})
+"""``{"type": "move", "from": "Peru", "to": "Brazil", "units": 3}``"""
+
+AttackJson = TypedDict(
+    "AttackJson", {"type": Literal["attack"], "from": str, "to": str, "dice": int}
 )
+"""``{"type": "attack", "from": "Peru", "to": "Brazil", "dice": 3}``"""
 
-BARE: dict[str, RiskMove] = {  # moves without fields, by type
-    "roll": Roll(),
-    "fight": Fight(),
-    "stop": Stop(),
-    "end-invasions": EndInvasions(),
-    "end-turn": EndTurn(),
-    "done": Done(),
-    "end-attacks": EndAttacks(),
-}
-PROPOSAL_MOVES: dict[str, type[Accept | Decline | Withdraw]] = {
-    "accept": Accept,
-    "decline": Decline,
-    "withdraw": Withdraw,
-}
-PASSAGE_MOVES: dict[str, type[GrantPassage | RevokePassage]] = {
-    "grant-passage": GrantPassage,
-    "revoke-passage": RevokePassage,
-}
+FortifyJson = TypedDict(
+    "FortifyJson", {"type": Literal["fortify"], "from": str, "to": str, "units": int}
+)
+"""``{"type": "fortify", "from": "Peru", "to": "Chile", "units": 2}``"""
 
 
-def _fields(data: dict[str, Any], *names: str) -> None:
+class OccupyJson(TypedDict):
+    """``{"type": "occupy", "units": 3}``"""
+
+    type: Literal["occupy"]
+    units: int
+
+
+class AnswerJson(TypedDict):
+    """``{"type": "accept", "proposal": 3}``, and ``decline``, ``withdraw``."""
+
+    type: Literal["accept", "decline", "withdraw"]
+    proposal: int
+
+
+class PassageJson(TypedDict):
+    """``{"type": "grant-passage", "to": 2}``, and ``revoke-passage``."""
+
+    type: Literal["grant-passage", "revoke-passage"]
+    to: int
+
+
+TransferJson = TypedDict(
+    "TransferJson",
+    {
+        "from": int,
+        "to": int,
+        "territories": NotRequired[list[str]],
+        "cards": NotRequired[list[str]],
+        "units": NotRequired[dict[str, int]],
+        "money": NotRequired[int],
+    },
+)
+"""What one party of a deal gives another (every key but ``from`` and ``to`` optional)."""
+
+
+class ProposeJson(TypedDict):
+    """``{"type": "propose", "to": [2], "transfers": [...]}``"""
+
+    type: Literal["propose"]
+    to: list[int]
+    transfers: list[TransferJson]
+
+
+class SettleJson(TypedDict):
+    """``{"type": "settle", "shares": {"0": 3000, "2": 1000}}``"""
+
+    type: Literal["settle"]
+    shares: dict[str, int]
+
+
+RiskMoveJson = (
+    ColourJson
+    | PlaceJson
+    | InvadeJson
+    | BareJson
+    | TradeJson
+    | BuyJson
+    | MoveJson
+    | ProposeJson
+    | SettleJson
+    | AnswerJson
+    | PassageJson
+    | AttackJson
+    | OccupyJson
+    | FortifyJson
+)
+"""The JSON form of any Risk move (``Rules.shapes.move``)."""
+
+
+def malformed(detail: str) -> InvalidMove:
+    """The refusal of a move that cannot be read."""
+    return InvalidMove("malformed-move", f"Not a Risk move: {detail}.")
+
+
+def fields(data: Any, kind: str, *names: str) -> dict[str, Any]:
+    """``data`` as the JSON object of a ``kind`` move with no field but ``type`` and
+    ``names``."""
+    if not isinstance(data, dict) or data.get("type") != kind:
+        raise malformed(f'a {kind} move is an object with "type": "{kind}"')
     unknown = set(data) - {"type", *names}
     if unknown:
-        raise malformed(f"a {data['type']} move has no field {sorted(unknown)[0]!r}")
+        raise malformed(f"a {kind} move has no field {sorted(unknown)[0]!r}")
+    return data
 
 
-def parse_move(data: Any) -> RiskMove:
-    """A move from its JSON form; ``InvalidMove`` when it is not a Risk move."""
-    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise malformed('a move is an object with a "type"')
-    kind = data["type"]
-    if kind in BARE:
-        _fields(data)
-        return BARE[kind]
-    if kind in PROPOSAL_MOVES:
-        _fields(data, "proposal")
-        return PROPOSAL_MOVES[kind](read_int(data.get("proposal"), "proposal"))
-    if kind in PASSAGE_MOVES:
-        _fields(data, "to")
-        return PASSAGE_MOVES[kind](read_seat(data.get("to"), "to"))
-    parser = _PARSERS.get(kind)
-    if parser is None:
-        raise malformed(f"no move type {kind!r}")
-    return parser(data)
+def read_int(value: Any, what: str, minimum: int = 0) -> int:
+    """An integer of at least ``minimum`` (never a boolean)."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+        raise malformed(f"{what} must be an integer of at least {minimum}")
+    return value
 
 
-def _colour(data: dict[str, Any]) -> RiskMove:
-    _fields(data, "colour")
-    return Colour(read_name(data.get("colour"), "colour"))
+def read_name(value: Any, what: str) -> str:
+    """A non-empty string."""
+    if not isinstance(value, str) or not value.strip():
+        raise malformed(f"{what} must be a non-empty string")
+    return value
 
 
-def _place(data: dict[str, Any]) -> RiskMove:
-    _fields(data, "units")
-    return Place(read_counts(data.get("units"), "units"))
-
-
-def _invade(data: dict[str, Any]) -> RiskMove:
-    _fields(data, "from", "to")
-    return Invade(read_name(data.get("from"), "from"), read_name(data.get("to"), "to"))
-
-
-def _trade(data: dict[str, Any]) -> RiskMove:
-    _fields(data, "cards")
-    cards = read_names(data.get("cards"), "cards")
-    if len(cards) != 3:
-        raise malformed("a trade is exactly three cards")
-    return Trade((cards[0], cards[1], cards[2]))
-
-
-def _buy(data: dict[str, Any]) -> RiskMove:
-    _fields(data, "units")
-    return Buy(read_int(data.get("units"), "units", 1))
-
-
-def _route(data: dict[str, Any], amount: str) -> tuple[str, str, int]:
-    """``from``, ``to`` and a positive ``amount`` of a move, an attack or a fortify move."""
-    _fields(data, "from", "to", amount)
-    return (
-        read_name(data.get("from"), "from"),
-        read_name(data.get("to"), "to"),
-        read_int(data.get(amount), amount, 1),
+def read_counts(value: Any, what: str) -> tuple[tuple[str, int], ...]:
+    """A ``{territory: n}`` object as sorted pairs, every ``n`` at least 1."""
+    if not isinstance(value, dict) or not value:
+        raise malformed(f"{what} must be a non-empty object of territory: units")
+    return tuple(
+        sorted(
+            (read_name(k, "a territory"), read_int(v, f"units on {k}", 1)) for k, v in value.items()
+        )
     )
 
 
-def _move(data: dict[str, Any]) -> RiskMove:
-    return Move(*_route(data, "units"))
+def read_names(value: Any, what: str) -> tuple[str, ...]:
+    """A list of distinct non-empty strings."""
+    if not isinstance(value, list):
+        raise malformed(f"{what} must be a list")
+    names = tuple(read_name(v, what) for v in value)
+    if len(set(names)) != len(names):
+        raise malformed(f"{what} names an item twice")
+    return names
 
 
-def _propose(data: dict[str, Any]) -> RiskMove:
-    _fields(data, "to", "transfers")
-    to = data.get("to")
-    if not isinstance(to, list) or not to:
-        raise malformed("to must be a non-empty list of seats")
-    seats = tuple(sorted({read_seat(s, "to") for s in to}))
-    transfers = data.get("transfers")
-    if not isinstance(transfers, list) or not transfers:
-        raise malformed("transfers must be a non-empty list")
-    return Propose(seats, tuple(Transfer.from_json(t) for t in transfers))
-
-
-def _settle(data: dict[str, Any]) -> RiskMove:
-    _fields(data, "shares")
-    shares = data.get("shares")
-    if not isinstance(shares, dict) or not shares:
-        raise malformed("shares must be an object of seat: kopecks")
-    pairs: list[tuple[int, int]] = []
-    for key, amount in shares.items():
-        if not isinstance(key, str) or not key.isascii() or not key.isdigit() or len(key) > 2:
-            raise malformed("a share's key is a seat number")
-        pairs.append((int(key), read_int(amount, f"the share of seat {key}")))
-    return Settle(tuple(sorted(pairs)))
-
-
-def _attack(data: dict[str, Any]) -> RiskMove:
-    return Attack(*_route(data, "dice"))
-
-
-def _occupy(data: dict[str, Any]) -> RiskMove:
-    _fields(data, "units")
-    return Occupy(read_int(data.get("units"), "units", 1))
-
-
-def _fortify(data: dict[str, Any]) -> RiskMove:
-    return Fortify(*_route(data, "units"))
-
-
-_PARSERS = {
-    "colour": _colour,
-    "place": _place,
-    "invade": _invade,
-    "trade": _trade,
-    "buy": _buy,
-    "move": _move,
-    "propose": _propose,
-    "settle": _settle,
-    "attack": _attack,
-    "occupy": _occupy,
-    "fortify": _fortify,
-}
-
-
-def move_to_json(move: RiskMove) -> dict[str, Any]:
-    """The JSON form of ``move`` (:func:`parse_move` reads it back)."""
-    match move:
-        case Colour(colour):
-            return {"type": "colour", "colour": colour}
-        case Place(units):
-            return {"type": "place", "units": dict(units)}
-        case Invade(source, target):
-            return {"type": "invade", "from": source, "to": target}
-        case Trade(cards):
-            return {"type": "trade", "cards": list(cards)}
-        case Buy(units):
-            return {"type": "buy", "units": units}
-        case Move(source, target, units):
-            return {"type": "move", "from": source, "to": target, "units": units}
-        case Propose(to, transfers):
-            return {
-                "type": "propose",
-                "to": list(to),
-                "transfers": [t.to_json() for t in transfers],
-            }
-        case Settle(shares):
-            return {"type": "settle", "shares": {str(s): k for s, k in shares}}
-        case Accept(p) | Decline(p) | Withdraw(p):
-            return {"type": kind_of(move), "proposal": p}
-        case GrantPassage(to) | RevokePassage(to):
-            return {"type": kind_of(move), "to": to}
-        case Attack(source, target, dice):
-            return {"type": "attack", "from": source, "to": target, "dice": dice}
-        case Occupy(units):
-            return {"type": "occupy", "units": units}
-        case Fortify(source, target, units):
-            return {"type": "fortify", "from": source, "to": target, "units": units}
-    return {"type": kind_of(move)}
-
-
-def kind_of(move: RiskMove) -> str:
-    """The ``type`` of a move without fields or with only a proposal number or a seat."""
-    for kind, bare in BARE.items():
-        if bare == move:
-            return kind
-    for table in (PROPOSAL_MOVES, PASSAGE_MOVES):
-        for kind, cls in table.items():
-            if cls is type(move):
-                return kind
-    raise TypeError(f"not a Risk move: {move!r}")
+def read_seat(value: Any, what: str) -> int:
+    """A seat number."""
+    return read_int(value, what)

@@ -16,9 +16,25 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any, Final, Literal
+
+from typing_extensions import TypedDict
 
 from domain.protocol import InvalidOptions, OptionInfo
+
+
+class RiskOptions(TypedDict):
+    """The options of a game of Risk as fixed at creation (:func:`normalise_options`)."""
+
+    ruleset: Literal["constitution", "classic"]
+    starting_units: int | None
+    placement_step: int
+    stake: int
+    purse: int
+    unit_price: int
+    buy_from_round: int
+    golden_horse: list[int]
+
 
 STARTING_UNITS: Final = {2: 40, 3: 35, 4: 30, 5: 25, 6: 20}
 """Starting units by player count (seed 003, Art. 7; 25 for five players is our decision:

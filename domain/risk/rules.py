@@ -1,15 +1,14 @@
-"""Risk by the Constitution as a :class:`domain.protocol.Rules` implementation
-(docs/risk.md): which phase module decides a move, who acts, and the
-protocol's reading functions. The phases live in :mod:`domain.risk.setup`,
-:mod:`domain.risk.invasion`, :mod:`domain.risk.reinforcement` and
-:mod:`domain.risk.exchange`.
+"""Risk by the Constitution, or classic Risk, as a :class:`domain.protocol.Rules`
+implementation (docs/risk.md): which phase module decides a move, who acts, and the
+protocol's reading functions. The phases live in :mod:`domain.risk.setup` (both rulesets),
+:mod:`domain.risk.constitution` and :mod:`domain.risk.classic`.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, cast
 
 from domain.protocol import (
     Event,
@@ -19,18 +18,20 @@ from domain.protocol import (
     Outcome,
     PlayerRange,
     RulesBase,
+    Shapes,
     Viewer,
 )
 from domain.randomness import RandomStream
-from domain.risk import classic, exchange, invasion, reinforcement, setup
+from domain.risk import setup
 from domain.risk.bot import bot_move
-from domain.risk.evolve import EVENT_TYPES
-from domain.risk.evolve import evolve as evolve_event
+from domain.risk.classic import phases as classic
+from domain.risk.classic.turn import start_turn as start_classic_turn
+from domain.risk.constitution import exchange, invasion, reinforcement
+from domain.risk.evolve import EVENTS
 from domain.risk.invariants import check_invariants
-from domain.risk.move_json import move_to_json, parse_move
-from domain.risk.move_notation import notation, parse_notation
-from domain.risk.moves import RiskMove
-from domain.risk.options import OPTIONS_INFO, normalise_options
+from domain.risk.move_json import RiskMoveJson
+from domain.risk.moves import RiskMove, parse_move, parse_notation
+from domain.risk.options import OPTIONS_INFO, RiskOptions, normalise_options
 from domain.risk.state import (
     COLOURS,
     EXCHANGE,
@@ -44,7 +45,8 @@ from domain.risk.state import (
     state_from_json,
     state_to_json,
 )
-from domain.risk.view import event_view, outcome, summary, view
+from domain.risk.view import RiskView, event_view, outcome, summary, view
+from domain.turn import Turn
 
 RULES_VERSION: Final = "risk-3"
 """Changes whenever the rules' decisions change (docs/risk.md, "Rules versions")."""
@@ -55,9 +57,9 @@ class _Phase(Protocol):
 
     def legal_moves(self, state: RiskState, seat: int) -> list[RiskMove]: ...
 
-    def play(
-        self, state: RiskState, seat: int, move: RiskMove, rng: RandomStream
-    ) -> list[Event]: ...
+    def decide(
+        self, turn: Turn[RiskState], seat: int, move: RiskMove, rng: RandomStream
+    ) -> None: ...
 
 
 _PHASES: Final[dict[str, _Phase]] = {
@@ -70,8 +72,9 @@ _PHASES: Final[dict[str, _Phase]] = {
 
 
 def _module(state: RiskState) -> _Phase:
-    """The module deciding the current phase: a classic game's turn is
-    :mod:`domain.risk.classic`'s, everything else the Constitution's phase modules'."""
+    """The module deciding the current phase: setup is :mod:`domain.risk.setup`'s, a classic
+    game's turn :mod:`domain.risk.classic.phases`', everything else the Constitution's phase
+    modules'."""
     if classic.is_classic(state) and state.phase in classic.PHASES:
         return classic
     return _PHASES[state.phase]
@@ -81,11 +84,14 @@ class RiskRules(RulesBase[RiskState, RiskMove]):
     """Risk by the Constitution, or classic Risk (``ruleset: "classic"``), for 2-6 players
     (docs/risk.md)."""
 
+    events = EVENTS
+    shapes = Shapes(move=RiskMoveJson, view=RiskView, options=RiskOptions)
+
     def __init__(self) -> None:
         self.name = "risk"
         self.min_players = 2
         self.max_players = 6
-        self.event_types: tuple[str, ...] = EVENT_TYPES
+        self.event_types: tuple[str, ...] = EVENTS.types
         self.rules_version = RULES_VERSION
         self.options_info: tuple[OptionInfo, ...] = OPTIONS_INFO
         self.player_ranges: tuple[PlayerRange, ...] = (
@@ -112,18 +118,16 @@ class RiskRules(RulesBase[RiskState, RiskMove]):
             raise InvalidOptions("invalid-player-count", "Risk is played by 2 to 6 players.")
         return new_state(players, fixed)
 
-    def begin(self, state: RiskState, rng: RandomStream) -> list[Event]:
+    def open(self, turn: Turn[RiskState], rng: RandomStream) -> None:
         """Turn-order rolls, territories dealt, money paid (:func:`domain.risk.setup.begin`)."""
-        if state.order:
-            raise IllegalMove("already-begun", "The game has already begun.")
-        return setup.begin(state, rng)
+        setup.begin(turn, rng)
 
     # -- turns ----------------------------------------------------------------------
 
     def current_players(self, state: RiskState) -> list[int]:
         """The seat whose turn it is; in the exchange session every seat that may still
-        act (:func:`domain.risk.exchange.current`); nobody before the opening or after the
-        end."""
+        act (:func:`domain.risk.constitution.exchange.current`); nobody before the opening or
+        after the end."""
         if not state.order or state.phase == OVER:
             return []
         if state.phase == EXCHANGE:
@@ -139,11 +143,11 @@ class RiskRules(RulesBase[RiskState, RiskMove]):
             return []
         return _module(state).legal_moves(state, player)
 
-    def apply(
-        self, state: RiskState, player: int, move: RiskMove, rng: RandomStream
-    ) -> list[Event]:
-        """The events of ``player`` making ``move`` (the phase module decides); raises
-        ``IllegalMove``; never changes ``state``."""
+    def decide(self, turn: Turn[RiskState], player: int, move: RiskMove, rng: RandomStream) -> None:
+        """The events of ``player`` making ``move`` (the phase module decides; docs/risk.md,
+        "A player's turn"); raises ``IllegalMove``. A classic game's turn that has just
+        started receives its reinforcements (docs/risk.md, "Classic Risk")."""
+        state = turn.state
         if state.phase == OVER:
             raise IllegalMove("game-over", "The game is over.")
         if not state.order:
@@ -152,7 +156,9 @@ class RiskRules(RulesBase[RiskState, RiskMove]):
             raise IllegalMove("no-such-player", f"There is no seat {player!r}.")
         if player not in self.current_players(state):
             raise IllegalMove("not-your-turn", f"Seat {player} may not act now.")
-        return _module(state).play(state, player, move, rng)
+        _module(state).decide(turn, player, move, rng)
+        if classic.is_classic(state):
+            start_classic_turn(turn)
 
     def copy_state(self, state: RiskState) -> RiskState:
         """An independent copy of ``state``."""
@@ -166,15 +172,11 @@ class RiskRules(RulesBase[RiskState, RiskMove]):
         """The state that :meth:`state_to_json` gave ``data`` for."""
         return state_from_json(data)
 
-    def evolve(self, state: RiskState, event: Event) -> RiskState:
-        """The state after ``event``, changed in place (:mod:`domain.risk.evolve`)."""
-        return evolve_event(state, event)
-
     # -- reading --------------------------------------------------------------------
 
     def view(self, state: RiskState, viewer: Viewer) -> dict[str, Any]:
         """The table as ``viewer`` may see it (:func:`domain.risk.view.view`)."""
-        return view(state, viewer)
+        return cast(dict[str, Any], view(state, viewer))
 
     def event_view(self, event: Event, viewer: Viewer) -> dict[str, Any]:
         """An event as ``viewer`` may see it (:func:`domain.risk.view.event_view`)."""
@@ -200,17 +202,17 @@ class RiskRules(RulesBase[RiskState, RiskMove]):
     # -- move formats ---------------------------------------------------------------
 
     def parse_move(self, data: Any) -> RiskMove:
-        """A move from JSON (:func:`domain.risk.move_json.parse_move`)."""
+        """A move from JSON (:func:`domain.risk.moves.parse_move`; docs/risk.md, "Moves")."""
         return parse_move(data)
 
     def move_to_json(self, move: RiskMove) -> dict[str, Any]:
-        """The JSON form of a move."""
-        return move_to_json(move)
+        """The JSON form of a move (its ``to_json``)."""
+        return cast(dict[str, Any], move.to_json())
 
     def parse_notation(self, text: str) -> RiskMove:
-        """A move from its notation."""
+        """A move from its notation (:func:`domain.risk.moves.parse_notation`)."""
         return parse_notation(text)
 
     def notation(self, move: RiskMove) -> str:
-        """The notation of a move."""
-        return notation(move)
+        """The notation of a move (its ``notation``)."""
+        return move.notation()

@@ -1,4 +1,4 @@
-"""Setting up a game of Risk (docs/risk.md, "Setup"; seed 003, Articles 5-9): the
+"""Setting up a game of Risk, both rulesets (docs/risk.md, "Setup"; seed 003, Articles 5-9): the
 turn order by dice (ties re-rolled among the tied), the territory cards dealt into one pile
 per player (one unit on each territory), the starting units and the prize fund; then the
 phase ``colours`` (colours chosen in turn order) and the phase ``placement`` (starting units
@@ -11,41 +11,53 @@ Events: ``OrderRolled``, ``TurnOrderDecided``, ``TerritoriesDealt``, ``PrizeFund
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-from domain.protocol import Event, IllegalMove
+from domain.protocol import IllegalMove
 from domain.randomness import RandomStream
 from domain.risk import options, rounds
+from domain.risk.events import (
+    COLOUR_CHOSEN,
+    ORDER_ROLLED,
+    PLACEMENT_TURN,
+    PRIZE_FUND_PAID,
+    TERRITORIES_DEALT,
+    TURN_ORDER_DECIDED,
+    UNITS_PLACED,
+    ColourChosen,
+    OrderRolled,
+    PlacementTurn,
+    PrizeFundPaid,
+    TerritoriesDealt,
+    TurnOrderDecided,
+)
 from domain.risk.moves import COLOURS, Colour, Place, RiskMove
 from domain.risk.state import COLOURS as COLOURS_PHASE
 from domain.risk.state import PLACEMENT, RiskState
-from domain.risk.turn import Turn
 from domain.risk.worldmap import WORLD_MAP
+from domain.turn import Turn
 
 DIE_FACES = 6
 NEUTRAL = -1
 """The neutral army's owner number in a two-player classic game."""
 
 
-def begin(state: RiskState, rng: RandomStream) -> list[Event]:
+def begin(turn: Turn[RiskState], rng: RandomStream) -> None:
     """The opening (docs/risk.md, "Setup"): the turn order by dice (seed 003 Art. 6), the
     territories dealt (Art. 5), the starting units (Art. 7) and the prize fund paid (Art. 9).
     The phase stays ``colours``: the first in turn order chooses a colour first."""
-    turn = Turn(state)
-    order = _decide_order(turn, list(range(state.players)), rng)
-    turn.emit("TurnOrderDecided", {"order": order})
+    if turn.state.order:
+        raise IllegalMove("already-begun", "The game has already begun.")
+    order = _decide_order(turn, list(range(turn.state.players)), rng)
+    turn.emit(TURN_ORDER_DECIDED({"order": order}))
     _deal(turn, rng)
     opts = turn.state.options
-    turn.emit("PrizeFundPaid", {"stake": opts["stake"], "purse": opts["purse"]})
-    return turn.events
+    turn.emit(PRIZE_FUND_PAID({"stake": opts["stake"], "purse": opts["purse"]}))
 
 
-def _decide_order(turn: Turn, seats: list[int], rng: RandomStream) -> list[int]:
+def _decide_order(turn: Turn[RiskState], seats: list[int], rng: RandomStream) -> list[int]:
     """The order of ``seats`` by one die each, highest first; the seats of each tie roll again
     among themselves (seed 003 Art. 6), highest tie first, until every place is decided."""
     rolls = [[seat, rng.below(DIE_FACES) + 1] for seat in seats]
-    turn.emit("OrderRolled", {"rolls": rolls, "random_position": rng.position})
+    turn.emit(ORDER_ROLLED({"rolls": rolls, "random_position": rng.position}))
     order: list[int] = []
     for value in sorted({die for _, die in rolls}, reverse=True):
         tied = [seat for seat, die in rolls if die == value]
@@ -62,14 +74,14 @@ def deal_piles(state: RiskState) -> list[int]:
     return list(state.order)
 
 
-def _deal(turn: Turn, rng: RandomStream) -> None:
+def _deal(turn: Turn[RiskState], rng: RandomStream) -> None:
     """The 42 territory cards shuffled (map order in) and dealt one at a time in turn order,
     so earlier players may get one more (docs/risk.md, "Setup"; seed 003 Art. 5)."""
     piles = deal_piles(turn.state)
     cards = rng.shuffle([t.name for t in WORLD_MAP.territories])
     dealt = {card: piles[i % len(piles)] for i, card in enumerate(cards)}
     owners = {t.name: dealt[t.name] for t in WORLD_MAP.territories}
-    turn.emit("TerritoriesDealt", {"owners": owners, "random_position": rng.position})
+    turn.emit(TERRITORIES_DEALT({"owners": owners, "random_position": rng.position}))
 
 
 def current(state: RiskState) -> int | None:
@@ -104,35 +116,34 @@ def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
     return [Place(((t, due),)) for t in state.territories_of(seat)]
 
 
-def play(state: RiskState, seat: int, move: RiskMove, rng: RandomStream) -> list[Event]:
-    """The events of ``seat`` choosing a colour or placing starting units (docs/risk.md, "Setup");
-    ``IllegalMove`` when the move does not fit. ``state`` is not changed; no randomness."""
+def decide(turn: Turn[RiskState], seat: int, move: RiskMove, rng: RandomStream) -> None:
+    """The events of ``seat`` choosing a colour or placing starting units (docs/risk.md,
+    "Setup"); ``IllegalMove`` when the move does not fit. No randomness."""
     del rng  # setup moves draw nothing
+    state = turn.state
     if current(state) != seat:
         raise IllegalMove("not-your-turn", "It is not your turn to act.")
-    turn = Turn(state)
     if state.phase == COLOURS_PHASE and isinstance(move, Colour):
         _choose_colour(turn, seat, move)
     elif state.phase == PLACEMENT and isinstance(move, Place):
         _place(turn, seat, move)
     else:
         raise IllegalMove("wrong-phase", f"That move is not allowed in the {state.phase} phase.")
-    return turn.events
 
 
-def _choose_colour(turn: Turn, seat: int, move: Colour) -> None:
+def _choose_colour(turn: Turn[RiskState], seat: int, move: Colour) -> None:
     """A colour chosen in turn order, each colour once (seed 003 Arts. 4, 6); after the last
     choice the placement begins (Art. 7), or round 1 if there is nothing to place."""
     if move.colour not in COLOURS:
         raise IllegalMove("unknown-colour", f"Choose one of {', '.join(COLOURS)}.")
     if move.colour in turn.state.colours:
         raise IllegalMove("colour-taken", f"The colour {move.colour} is already taken.")
-    turn.emit("ColourChosen", {"seat": seat, "colour": move.colour})
+    turn.emit(COLOUR_CHOSEN({"seat": seat, "colour": move.colour}))
     if turn.state.phase == PLACEMENT and not any(turn.state.reserve):
         rounds.start_round(turn, 1)
 
 
-def _place(turn: Turn, seat: int, move: Place) -> None:
+def _place(turn: Turn[RiskState], seat: int, move: Place) -> None:
     """Starting units placed on own territories, exactly the step (or the rest of the
     reserve) at a time, in turn order (docs/risk.md, "Setup"; seed 003 Art. 7); then the next seat
     in turn order with units left places, and when none is left round 1 begins (Art. 8)."""
@@ -149,27 +160,29 @@ def _place(turn: Turn, seat: int, move: Place) -> None:
     units: dict[str, int] = {}
     for territory, n in move.units:
         units[territory] = units.get(territory, 0) + n
-    turn.emit("UnitsPlaced", {"seat": seat, "units": units})
+    turn.emit(UNITS_PLACED({"seat": seat, "units": units}))
     after = turn.state
     position = after.order.index(seat)
     cycle = after.order[position + 1 :] + after.order[: position + 1]
     following = [s for s in cycle if after.reserve[s] > 0]
     if following:
-        turn.emit("PlacementTurn", {"seat": following[0]})
+        turn.emit(PLACEMENT_TURN({"seat": following[0]}))
     else:
         rounds.start_round(turn, 1)
 
 
-def _order_rolled(state: RiskState, data: dict[str, Any]) -> None:
+def order_rolled(state: RiskState, data: OrderRolled) -> None:
     """The dice only decide the order (``TurnOrderDecided``); nothing else changes."""
     del state, data
 
 
-def _turn_order_decided(state: RiskState, data: dict[str, Any]) -> None:
+def turn_order_decided(state: RiskState, data: TurnOrderDecided) -> None:
+    """docs/risk.md, "Setup": the turn order, for the whole game."""
     state.order = list(data["order"])
 
 
-def _territories_dealt(state: RiskState, data: dict[str, Any]) -> None:
+def territories_dealt(state: RiskState, data: TerritoriesDealt) -> None:
+    """docs/risk.md, "Setup": one unit on each dealt territory, the starting units in reserve."""
     owners: dict[str, int] = data["owners"]
     state.owner = {t.name: owners[t.name] for t in WORLD_MAP.territories if t.name in owners}
     state.units = {t: 1 for t in state.owner}
@@ -178,27 +191,20 @@ def _territories_dealt(state: RiskState, data: dict[str, Any]) -> None:
     state.units_in += len(state.owner) + start * state.players
 
 
-def _prize_fund_paid(state: RiskState, data: dict[str, Any]) -> None:
+def prize_fund_paid(state: RiskState, data: PrizeFundPaid) -> None:
+    """docs/risk.md, "Money": every purse filled, every stake in the fund."""
     state.purse = [data["purse"]] * state.players
     state.fund = data["stake"] * state.players
 
 
-def _colour_chosen(state: RiskState, data: dict[str, Any]) -> None:
+def colour_chosen(state: RiskState, data: ColourChosen) -> None:
+    """docs/risk.md, "Setup": after the last colour the placement begins."""
     state.colours[data["seat"]] = data["colour"]
     if all(c is not None for c in state.colours):
         state.phase = PLACEMENT
         state.turn = 0
 
 
-def _placement_turn(state: RiskState, data: dict[str, Any]) -> None:
+def placement_turn(state: RiskState, data: PlacementTurn) -> None:
+    """docs/risk.md, "Setup": the next seat with units left places."""
     state.turn = state.order.index(data["seat"])
-
-
-HANDLERS: dict[str, Callable[[RiskState, dict[str, Any]], None]] = {
-    "OrderRolled": _order_rolled,
-    "TurnOrderDecided": _turn_order_decided,
-    "TerritoriesDealt": _territories_dealt,
-    "PrizeFundPaid": _prize_fund_paid,
-    "ColourChosen": _colour_chosen,
-    "PlacementTurn": _placement_turn,
-}

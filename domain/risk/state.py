@@ -1,6 +1,6 @@
 """The state of a game of Risk by the Constitution (docs/risk.md, "The
-rules"). One mutable value, changed only by :func:`domain.risk.evolve.evolve`; the phase
-modules read it to decide moves.
+rules"). One mutable value, changed only by the handlers of :data:`domain.risk.evolve.EVENTS`;
+the phase modules read it to decide moves.
 
 Phases, in the order a game passes through them: ``colours`` (choose colours in turn
 order), ``placement`` (starting units, a step at a time), then rounds of ``invasion`` and
@@ -114,5 +114,43 @@ def state_from_json(data: dict[str, Any]) -> RiskState:
 
 
 def copy_state(state: RiskState) -> RiskState:
-    """An independent copy of ``state`` (every move decides on one; bench/risk_engine.py)."""
-    return RiskState(**state_to_json(state))
+    """An independent copy of ``state`` (a move that looks ahead decides on one;
+    bench/risk_engine.py): every list and dict the handlers change is copied, one level deeper
+    where they nest (hands, passage, the open invasion's losses); the rarely changed options,
+    proposals and result are copied through JSON."""
+    invasion = state.invasion
+    if invasion is not None:
+        invasion = dict(invasion)
+        if "lost" in invasion:
+            invasion["lost"] = list(invasion["lost"])
+    return RiskState(
+        players=state.players,
+        options=copy_json(state.options),
+        random_position=state.random_position,
+        phase=state.phase,
+        order=list(state.order),
+        colours=list(state.colours),
+        owner=dict(state.owner),
+        units=dict(state.units),
+        reserve=list(state.reserve),
+        purse=list(state.purse),
+        fund=state.fund,
+        hands=[list(hand) for hand in state.hands],
+        discard=list(state.discard),
+        horse=state.horse,
+        round=state.round,
+        turn=state.turn,
+        launched=list(state.launched),
+        captured=list(state.captured),
+        invasion=invasion,
+        moved=dict(state.moved),
+        incoming=list(state.incoming),
+        eliminated=list(state.eliminated),
+        done=list(state.done),
+        proposals=copy_json(state.proposals) if state.proposals else [],
+        next_proposal=state.next_proposal,
+        passage=[list(seats) for seats in state.passage],
+        result=copy_json(state.result),
+        units_in=state.units_in,
+        units_lost=state.units_lost,
+    )

@@ -13,12 +13,111 @@ the others see how many cards changed hands.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, NotRequired, cast
+
+from typing_extensions import TypedDict
 
 from domain.protocol import Event, Outcome, Viewer
-from domain.risk.cards import deck, horse_bonus
-from domain.risk.classic_cards import set_value
+from domain.risk.cards import deck
+from domain.risk.classic.cards import set_value
+from domain.risk.constitution.events import TransferRecord
+from domain.risk.constitution.golden_horse import horse_bonus
 from domain.risk.state import EXCHANGE, FORTIFY, INVASION, OVER, REINFORCEMENT, RiskState
+
+
+class TerritoryView(TypedDict):
+    """Who holds a territory and how many units stand on it."""
+
+    owner: int
+    units: int
+
+
+class PlayerView(TypedDict):
+    """One seat as a viewer sees it: ``hand`` is ``None`` for anyone who may not see it."""
+
+    seat: int
+    colour: str | None
+    territories: int
+    units: int
+    reserve: int
+    incoming: int
+    purse: int
+    cards: int
+    hand: list[str] | None
+    eliminated: bool
+
+
+class GoldenHorseView(TypedDict):
+    """The golden horse (classic Risk: the count of sets traded and the next set's value)."""
+
+    position: int
+    bonus: int
+    track: list[int]
+
+
+InvasionView = TypedDict(
+    "InvasionView",
+    {
+        "from": str,
+        "to": str,
+        "attackers": int,
+        "defenders": int,
+        "lost": NotRequired[list[int]],
+        "dice": NotRequired[int],
+    },
+)
+"""The open invasion (the Constitution: its battle's losses so far, ``lost``) or the conquest
+awaiting its occupation (classic Risk: the ``dice`` rolled)."""
+
+
+class ProposalView(TypedDict):
+    """An open proposal: a deal's ``transfers`` (cards hidden from non-parties) or a
+    settlement's ``shares``."""
+
+    id: int
+    by: int
+    kind: Literal["deal", "settlement"]
+    to: list[int]
+    accepted: list[int]
+    transfers: NotRequired[list[TransferRecord]]
+    shares: NotRequired[dict[str, int]]
+
+
+class ExchangeView(TypedDict):
+    """The exchange session: who is done, the open proposals."""
+
+    done: list[int]
+    proposals: list[ProposalView]
+
+
+class ResultView(TypedDict):
+    """How the game ended and each seat's share of the fund."""
+
+    reason: Literal["conquest", "settlement"]
+    shares: dict[str, int]
+
+
+class RiskView(TypedDict):
+    """The table as one viewer sees it (docs/risk.md, "Hidden information")."""
+
+    ruleset: Literal["constitution", "classic"]
+    phase: str
+    round: int
+    turn: int | None
+    order: list[int]
+    territories: dict[str, TerritoryView]
+    players: list[PlayerView]
+    deck: int
+    discard: list[str]
+    golden_horse: GoldenHorseView
+    fund: int
+    invasion: InvasionView | None
+    launched: list[str]
+    captured: list[str]
+    moved: dict[str, int]
+    exchange: ExchangeView | None
+    passage: dict[str, list[int]]
+    result: ResultView | None
 
 
 def sees_all(state: RiskState, viewer: Viewer) -> bool:
@@ -26,8 +125,9 @@ def sees_all(state: RiskState, viewer: Viewer) -> bool:
     return viewer.arbiter or state.phase == OVER
 
 
-def view(state: RiskState, viewer: Viewer) -> dict[str, Any]:
-    """The table as ``viewer`` may see it (module docstring)."""
+def view(state: RiskState, viewer: Viewer) -> RiskView:
+    """The table as ``viewer`` may see it (module docstring; docs/risk.md, "Hidden
+    information")."""
     everything = sees_all(state, viewer)
     return {
         "ruleset": state.options["ruleset"],
@@ -47,7 +147,7 @@ def view(state: RiskState, viewer: Viewer) -> dict[str, Any]:
             "track": list(state.options["golden_horse"]),
         },
         "fund": state.fund,
-        "invasion": dict(state.invasion) if state.invasion is not None else None,
+        "invasion": _invasion(state.invasion),
         "launched": list(state.launched),
         "captured": list(state.captured),
         "moved": dict(state.moved),
@@ -58,11 +158,19 @@ def view(state: RiskState, viewer: Viewer) -> dict[str, Any]:
         if state.phase == EXCHANGE
         else None,
         "passage": {str(ally): list(seats) for ally, seats in enumerate(state.passage)},
-        "result": state.result,
+        "result": _result(state.result),
     }
 
 
-def _player(state: RiskState, seat: int, viewer: Viewer, everything: bool) -> dict[str, Any]:
+def _invasion(invasion: dict[str, Any] | None) -> InvasionView | None:
+    return None if invasion is None else cast(InvasionView, dict(invasion))
+
+
+def _result(result: dict[str, Any] | None) -> ResultView | None:
+    return None if result is None else cast(ResultView, result)
+
+
+def _player(state: RiskState, seat: int, viewer: Viewer, everything: bool) -> PlayerView:
     held = state.territories_of(seat)
     hand = state.hands[seat]
     return {
@@ -79,11 +187,13 @@ def _player(state: RiskState, seat: int, viewer: Viewer, everything: bool) -> di
     }
 
 
-def _proposal(proposal: dict[str, Any], viewer: Viewer, everything: bool) -> dict[str, Any]:
+def _proposal(proposal: dict[str, Any], viewer: Viewer, everything: bool) -> ProposalView:
     parties = {proposal["by"], *proposal["to"]}
     if everything or viewer.seat in parties or "transfers" not in proposal:
-        return dict(proposal)
-    return {**proposal, "transfers": [_hide_cards(t) for t in proposal["transfers"]]}
+        return cast(ProposalView, dict(proposal))
+    return cast(
+        ProposalView, {**proposal, "transfers": [_hide_cards(t) for t in proposal["transfers"]]}
+    )
 
 
 def _hide_cards(transfer: dict[str, Any]) -> dict[str, Any]:

@@ -1,10 +1,18 @@
-"""A random stream for Risk tests that draws exactly what a test scripts (dice, cards)."""
+"""Helpers of the Risk tests: a random stream that draws exactly what a test scripts (dice,
+cards), and a phase module's decision as the rules run it (a turn, its events)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
+from domain.events import Event
 from domain.randomness import RandomStream
+from domain.risk import setup
+from domain.risk.evolve import EVENTS
+from domain.risk.moves import RiskMove
+from domain.risk.state import RiskState, copy_state
+from domain.turn import Turn
 
 
 class Scripted(RandomStream):
@@ -32,3 +40,36 @@ class Scripted(RandomStream):
 def dice(*faces: int) -> list[int]:
     """The draws that make ``rng.below(6) + 1`` roll ``faces``."""
     return [face - 1 for face in faces]
+
+
+evolve = EVENTS.evolve
+"""The state after an event, changed in place (the catalogue replay runs)."""
+
+
+def turn_on(state: RiskState) -> Turn[RiskState]:
+    """A turn on ``state``, as the rules open one for a move."""
+    return Turn(state, EVENTS, copy_state)
+
+
+class Decides(Protocol):
+    """A phase module: it decides a move into a turn."""
+
+    def decide(
+        self, turn: Turn[RiskState], seat: int, move: RiskMove, rng: RandomStream
+    ) -> None: ...
+
+
+def play(
+    module: Decides, state: RiskState, seat: int, move: RiskMove, rng: RandomStream
+) -> list[Event]:
+    """The events of ``module`` deciding ``seat``'s ``move`` on ``state``."""
+    turn = turn_on(state)
+    module.decide(turn, seat, move, rng)
+    return turn.events
+
+
+def begin(state: RiskState, rng: RandomStream) -> list[Event]:
+    """The opening events (:func:`domain.risk.setup.begin`)."""
+    turn = turn_on(state)
+    setup.begin(turn, rng)
+    return turn.events

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from domain.risk.cards import all_cards, deck, horse_bonus, is_set, sets_in
+from domain.risk.cards import all_cards, deck
+from domain.risk.constitution.golden_horse import horse_bonus, is_set, sets_in
 from domain.risk.options import normalise_options
 from domain.risk.state import new_state
 from domain.risk.worldmap import WORLD_MAP

@@ -11,19 +11,24 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from types import ModuleType
 
 import pytest
 
+from domain.events import EventKind
 from domain.protocol import Event, IllegalMove, InvalidMove
 from domain.randomness import RandomStream
-from domain.risk import classic, rounds, setup
+from domain.risk import events as shared_events
+from domain.risk import rounds, setup
 from domain.risk.cards import all_cards
-from domain.risk.classic_bot import classic_bot_move
-from domain.risk.classic_cards import is_classic_set, set_value
-from domain.risk.evolve import evolve
+from domain.risk.classic import events as classic_events
+from domain.risk.classic import phases as classic
+from domain.risk.classic import turn as classic_turn
+from domain.risk.classic.bot import classic_bot_move
+from domain.risk.classic.cards import is_classic_set, set_value
+from domain.risk.constitution import events as constitution_events
+from domain.risk.evolve import EVENTS
 from domain.risk.invariants import check_invariants
-from domain.risk.move_json import move_to_json, parse_move
-from domain.risk.move_notation import notation, parse_notation
 from domain.risk.moves import (
     COLOURS,
     Attack,
@@ -35,6 +40,10 @@ from domain.risk.moves import (
     Place,
     RiskMove,
     Trade,
+    move_to_json,
+    notation,
+    parse_move,
+    parse_notation,
 )
 from domain.risk.options import normalise_options
 from domain.risk.state import (
@@ -51,9 +60,9 @@ from domain.risk.state import (
     new_state,
     state_to_json,
 )
-from domain.risk.turn import Turn
 from domain.risk.worldmap import WORLD_MAP
-from tests.unit.risk.scripted import Scripted, dice
+from domain.turn import Turn
+from tests.unit.risk.scripted import Scripted, begin, dice, evolve, play, turn_on
 
 TERRITORIES = [t.name for t in WORLD_MAP.territories]
 CARDS = all_cards()
@@ -102,7 +111,7 @@ def _play(
     every scripted draw is used, and the laws hold after every event."""
     before = state_to_json(state)
     rng = Scripted(draws)
-    events = classic.play(state, state.seat if seat is None else seat, move, rng)
+    events = play(classic, state, state.seat if seat is None else seat, move, rng)
     assert state_to_json(state) == before
     assert rng.draws == [], "scripted draws left over"
     after = copy_state(state)
@@ -114,7 +123,7 @@ def _play(
 
 def _refused(state: RiskState, move: RiskMove, code: str, seat: int | None = None) -> None:
     with pytest.raises(IllegalMove) as refusal:
-        classic.play(state, state.seat if seat is None else seat, move, Scripted([]))
+        play(classic, state, state.seat if seat is None else seat, move, Scripted([]))
     assert refusal.value.code == code
 
 
@@ -125,9 +134,10 @@ def _types(events: list[Event]) -> list[str]:
 # -- reinforcements -----------------------------------------------------------------------
 
 
-def _start(state: RiskState, seat: int) -> Turn:
-    turn = Turn(state)
-    rounds.start_turn(turn, seat)  # a classic turn starts with its reinforcements
+def _start(state: RiskState, seat: int) -> Turn[RiskState]:
+    turn = turn_on(state)
+    rounds.start_turn(turn, seat)
+    classic_turn.start_turn(turn)  # a classic turn starts with its reinforcements
     return turn
 
 
@@ -156,11 +166,11 @@ def test_reinforcements_count_territories_and_whole_continents() -> None:
 
 def test_start_turn_follows_turn_started_only_and_once() -> None:
     state = _world({"Alaska": 0}, phase=FORTIFY)
-    idle = Turn(state)
-    classic.start_turn(idle)
+    idle = turn_on(state)
+    classic_turn.start_turn(idle)
     assert idle.events == []
     turn = _start(state, 0)
-    classic.start_turn(turn)
+    classic_turn.start_turn(turn)  # a second call changes nothing
     assert _types(turn.events) == ["TurnStarted", "ClassicReinforcements"]
 
 
@@ -501,12 +511,15 @@ def test_only_the_current_seat_acts() -> None:
     assert classic.legal_moves(state, 1) == []
 
 
-def test_classic_events_have_names_of_their_own() -> None:
-    from domain.risk import exchange, invasion, reinforcement  # noqa: PLC0415
+def _declared(module: ModuleType) -> set[str]:
+    return {kind.name for kind in vars(module).values() if isinstance(kind, EventKind)}
 
-    constitution = [setup, rounds, invasion, reinforcement, exchange]
-    taken = {name for module in constitution for name in module.HANDLERS}
-    assert not taken & set(classic.HANDLERS)
+
+def test_classic_events_have_names_of_their_own() -> None:
+    classic_own = _declared(classic_events)
+    others = _declared(shared_events) | _declared(constitution_events)
+    assert classic_own and not classic_own & others
+    assert classic_own | others == set(EVENTS.types)
 
 
 # -- setup with the neutral army, move formats ----------------------------------------------------
@@ -515,7 +528,7 @@ def test_classic_events_have_names_of_their_own() -> None:
 @pytest.mark.parametrize(("ruleset", "piles"), [("classic", 3), ("constitution", 2)])
 def test_two_players_deal_a_neutral_pile_in_classic(ruleset: str, piles: int) -> None:
     state = new_state(2, normalise_options({"ruleset": ruleset}))
-    for event in setup.begin(state, RandomStream("neutral")):
+    for event in begin(state, RandomStream("neutral")):
         evolve(state, event)
     counts = Counter(state.owner.values())
     assert len(counts) == piles and set(counts.values()) == {42 // piles}
@@ -575,7 +588,7 @@ def _game(players: int, seed: str, bots: Sequence[int]) -> tuple[RiskState, Coun
     state = new_state(players, normalise_options({"ruleset": "classic", "placement_step": 10}))
     rng = RandomStream(seed)
     chooser = random.Random(seed)
-    _apply(state, setup.begin(state, rng))
+    _apply(state, begin(state, rng))
     seen: Counter[str] = Counter()
     for _ in range(20_000):
         if state.phase == OVER:
@@ -591,7 +604,7 @@ def _game(players: int, seed: str, bots: Sequence[int]) -> tuple[RiskState, Coun
             assert move in legal
         else:
             move = chooser.choice(legal)
-        events = module.play(state, seat, move, rng)
+        events = play(module, state, seat, move, rng)
         _apply(state, events)
         assert state.random_position == rng.position
         seen.update(e.type for e in events)

@@ -11,8 +11,7 @@ import pytest
 
 from domain.protocol import Event, IllegalMove
 from domain.randomness import RandomStream
-from domain.risk import exchange, reinforcement
-from domain.risk.evolve import evolve
+from domain.risk.constitution import exchange, reinforcement
 from domain.risk.invariants import check_invariants
 from domain.risk.moves import (
     Accept,
@@ -29,8 +28,8 @@ from domain.risk.moves import (
 )
 from domain.risk.options import normalise_options
 from domain.risk.state import RiskState, copy_state, new_state, state_to_json
-from domain.risk.turn import Turn
 from domain.risk.worldmap import WORLD_MAP
+from tests.unit.risk.scripted import evolve, play, turn_on
 
 RNG = RandomStream("exchange-tests")
 
@@ -50,7 +49,7 @@ def _state(players: int = 3) -> RiskState:
     state.fund = 1000 * players
     state.round = 2
     state.turn = players - 1
-    turn = Turn(state)
+    turn = turn_on(state)
     exchange.open_session(turn)
     for event in turn.events:
         evolve(state, event)
@@ -60,7 +59,7 @@ def _state(players: int = 3) -> RiskState:
 def _play(state: RiskState, seat: int, move: RiskMove) -> list[Event]:
     """Play ``move`` and evolve ``state`` by its events (checking play left it alone)."""
     before = state_to_json(state)
-    events = exchange.play(state, seat, move, RNG)
+    events = play(exchange, state, seat, move, RNG)
     assert state_to_json(state) == before
     for event in events:
         evolve(state, event)
@@ -70,7 +69,7 @@ def _play(state: RiskState, seat: int, move: RiskMove) -> list[Event]:
 
 def _refused(state: RiskState, seat: int, move: RiskMove, code: str) -> IllegalMove:
     with pytest.raises(IllegalMove) as caught:
-        exchange.play(state, seat, move, RNG)
+        play(exchange, state, seat, move, RNG)
     assert caught.value.code == code
     return caught.value
 
@@ -135,7 +134,7 @@ def test_units_given_arrive_at_the_next_reinforcement_phase() -> None:
     _play(state, 0, Accept(1))
     assert state.incoming[0] == 2
     state.turn = 0
-    turn = Turn(state)
+    turn = turn_on(state)
     reinforcement.start_reinforcement(turn)
     evolve(state, turn.events[0])
     assert turn.events[0].data["deals"] == 2

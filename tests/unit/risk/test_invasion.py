@@ -11,9 +11,8 @@ from collections.abc import Sequence
 import pytest
 
 from domain.protocol import Event, IllegalMove
-from domain.risk import invasion
 from domain.risk.cards import all_cards
-from domain.risk.evolve import evolve
+from domain.risk.constitution import invasion
 from domain.risk.moves import (
     COLOURS,
     Colour,
@@ -37,7 +36,7 @@ from domain.risk.state import (
     state_to_json,
 )
 from domain.risk.worldmap import WORLD_MAP
-from tests.unit.risk.scripted import Scripted, dice
+from tests.unit.risk.scripted import Scripted, dice, evolve, play
 
 TERRITORIES = [t.name for t in WORLD_MAP.territories]
 CARDS = all_cards()
@@ -76,7 +75,7 @@ def _play(
 ) -> tuple[RiskState, list[Event]]:
     rng = Scripted(list(draws))
     before = state_to_json(state)
-    events = invasion.play(state, seat, move, rng)
+    events = play(invasion, state, seat, move, rng)
     assert state_to_json(state) == before, "play changed the state it was given"
     assert not rng.draws, "scripted draws left over"
     after = copy_state(state)
@@ -89,7 +88,7 @@ def _play(
 
 def _refused(state: RiskState, move: RiskMove, seat: int = 0) -> str:
     with pytest.raises(IllegalMove) as refused:
-        invasion.play(state, seat, move, Scripted([]))
+        play(invasion, state, seat, move, Scripted([]))
     return refused.value.code
 
 

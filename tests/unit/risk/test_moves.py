@@ -8,8 +8,6 @@ from typing import Any
 import pytest
 
 from domain.protocol import InvalidMove
-from domain.risk.move_json import move_to_json, parse_move
-from domain.risk.move_notation import notation, parse_notation
 from domain.risk.moves import (
     Accept,
     Buy,
@@ -32,6 +30,10 @@ from domain.risk.moves import (
     Trade,
     Transfer,
     Withdraw,
+    move_to_json,
+    notation,
+    parse_move,
+    parse_notation,
 )
 
 EXAMPLES: list[tuple[RiskMove, str]] = [

@@ -12,8 +12,7 @@ import pytest
 
 from domain.protocol import Event, IllegalMove
 from domain.randomness import RandomStream
-from domain.risk import corridor, exchange, reinforcement
-from domain.risk.evolve import evolve
+from domain.risk.constitution import corridor, exchange, reinforcement
 from domain.risk.invariants import check_invariants
 from domain.risk.moves import (
     Accept,
@@ -30,8 +29,8 @@ from domain.risk.moves import (
 )
 from domain.risk.options import normalise_options
 from domain.risk.state import RiskState, copy_state, new_state, state_to_json
-from domain.risk.turn import Turn
 from domain.risk.worldmap import WORLD_MAP
+from tests.unit.risk.scripted import evolve, play, turn_on
 
 RNG = RandomStream("reinforcement-tests")
 SOUTH_AMERICA = ["Venezuela", "Peru", "Brazil", "Argentina"]
@@ -64,7 +63,7 @@ def _state(
 def _play(state: RiskState, move: RiskMove, seat: int = 0) -> list[Event]:
     """Play ``move`` and evolve ``state`` by its events (checking play left it alone)."""
     before = state_to_json(state)
-    events = reinforcement.play(state, seat, move, RNG)
+    events = play(reinforcement, state, seat, move, RNG)
     assert state_to_json(state) == before
     for event in events:
         evolve(state, event)
@@ -80,7 +79,7 @@ def _units(state: RiskState, territory: str, n: int) -> None:
 
 def _refused(state: RiskState, move: RiskMove, code: str, seat: int = 0) -> IllegalMove:
     with pytest.raises(IllegalMove) as caught:
-        reinforcement.play(state, seat, move, RNG)
+        play(reinforcement, state, seat, move, RNG)
     assert caught.value.code == code
     return caught.value
 
@@ -91,7 +90,7 @@ def _check_conservation(state: RiskState) -> None:
 
 
 def _receive(state: RiskState) -> Event:
-    turn = Turn(state)
+    turn = turn_on(state)
     reinforcement.start_reinforcement(turn)
     for event in turn.events:
         evolve(state, event)
@@ -245,10 +244,10 @@ def test_the_price_of_bought_units_is_shared_out_by_the_settlement() -> None:
     _play(state, EndTurn())
     assert (state.phase, state.fund, state.purse) == ("exchange", 3200, [800, 1000, 1000])
     with pytest.raises(IllegalMove) as caught:
-        exchange.play(state, 0, Settle(((0, 1500), (1, 1500))), RNG)
+        play(exchange, state, 0, Settle(((0, 1500), (1, 1500))), RNG)
     assert caught.value.code == "shares-do-not-add-up"
     for seat, move in [(0, Settle(((0, 1600), (1, 1600)))), (1, Accept(1)), (2, Accept(1))]:
-        for event in exchange.play(state, seat, move, RNG):
+        for event in play(exchange, state, seat, move, RNG):
             evolve(state, event)
         _check_conservation(state)
     assert (state.phase, state.fund, state.purse) == ("over", 0, [2400, 2600, 1000])
@@ -353,7 +352,7 @@ def test_corridor_refused_after_revocation() -> None:
     _units(state, "Alaska", 5)
     state.phase = "exchange"
     for move in (GrantPassage(0), RevokePassage(0)):
-        for event in exchange.play(state, 1, move, RNG):
+        for event in play(exchange, state, 1, move, RNG):
             evolve(state, event)
     assert state.passage[1] == []
     state.phase = "reinforcement"

@@ -12,7 +12,6 @@ import pytest
 from domain.protocol import Event, IllegalMove
 from domain.randomness import RandomStream
 from domain.risk import setup
-from domain.risk.evolve import evolve
 from domain.risk.moves import COLOURS, Colour, Invade, Place, RiskMove
 from domain.risk.options import STARTING_UNITS, normalise_options
 from domain.risk.state import (
@@ -24,7 +23,7 @@ from domain.risk.state import (
     state_to_json,
 )
 from domain.risk.worldmap import WORLD_MAP
-from tests.unit.risk.scripted import Scripted, dice
+from tests.unit.risk.scripted import Scripted, begin, dice, evolve, play
 
 TERRITORIES = [t.name for t in WORLD_MAP.territories]
 
@@ -42,12 +41,12 @@ def _replayed(state: RiskState, events: list[Event]) -> RiskState:
 
 def _begun(players: int, draws: list[int], **options: Any) -> tuple[RiskState, list[Event]]:
     state = _fresh(players, **options)
-    events = setup.begin(state, Scripted(draws, then_last=True))
+    events = begin(state, Scripted(draws, then_last=True))
     return _replayed(state, events), events
 
 
 def _play(state: RiskState, seat: int, move: RiskMove) -> tuple[RiskState, list[Event]]:
-    events = setup.play(state, seat, move, RandomStream("unused"))
+    events = play(setup, state, seat, move, RandomStream("unused"))
     after = copy_state(state)
     for event in events:
         evolve(after, event)
@@ -98,7 +97,7 @@ def test_separate_ties_are_rolled_off_separately_highest_first() -> None:
 def test_order_roll_events_record_the_stream_position() -> None:
     rng = RandomStream("a seed")
     state = _fresh(3)
-    events = setup.begin(state, rng)
+    events = begin(state, rng)
     positions = [e.data["random_position"] for e in events if "random_position" in e.data]
     assert positions == sorted(positions)
     assert positions[-1] == rng.position
@@ -108,7 +107,7 @@ def test_order_roll_events_record_the_stream_position() -> None:
 def test_a_real_stream_gives_an_order_consistent_with_the_first_roll() -> None:
     for seed in ("one", "two", "three", "four"):
         state = _fresh(5)
-        events = setup.begin(state, RandomStream(seed))
+        events = begin(state, RandomStream(seed))
         first = dict(map(tuple, events[0].data["rolls"]))
         order = _replayed(state, events).order
         assert sorted(order) == [0, 1, 2, 3, 4]
@@ -118,7 +117,7 @@ def test_a_real_stream_gives_an_order_consistent_with_the_first_roll() -> None:
 def test_begin_changes_nothing_in_the_state_it_is_given() -> None:
     state = _fresh(3)
     before = state_to_json(state)
-    setup.begin(state, RandomStream("x"))
+    begin(state, RandomStream("x"))
     assert state_to_json(state) == before
 
 
@@ -144,7 +143,7 @@ def test_territories_are_dealt_one_at_a_time_in_turn_order(players: int) -> None
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_starting_units_money_and_bookkeeping(players: int) -> None:
     state = _fresh(players)
-    state = _replayed(state, setup.begin(state, RandomStream(f"seed {players}")))
+    state = _replayed(state, begin(state, RandomStream(f"seed {players}")))
     assert state.reserve == [STARTING_UNITS[players]] * players
     assert state.units_in == 42 + players * STARTING_UNITS[players]
     assert sum(state.units.values()) + sum(state.reserve) == state.units_in
@@ -156,7 +155,7 @@ def test_starting_units_money_and_bookkeeping(players: int) -> None:
 
 def test_the_deal_is_the_streams_shuffle_in_turn_order() -> None:
     state = _fresh(3)
-    events = setup.begin(state, RandomStream("deal"))
+    events = begin(state, RandomStream("deal"))
     order = _replayed(state, events).order
     # re-derive: the same stream after the order rolls shuffles the map order
     rolled = [e for e in events if e.type == "OrderRolled"][-1]
@@ -312,5 +311,5 @@ def test_a_whole_setup_places_every_starting_unit() -> None:
 def test_play_changes_nothing_in_the_state_it_is_given() -> None:
     state = _placement([10, 10, 10])
     before = state_to_json(state)
-    setup.play(state, 0, Place((("Alaska", 3),)), RandomStream("x"))
+    play(setup, state, 0, Place((("Alaska", 3),)), RandomStream("x"))
     assert state_to_json(state) == before

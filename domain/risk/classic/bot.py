@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable
 from typing import TypeVar
 
-from domain.risk import classic
+from domain.risk.classic import phases as classic
 from domain.risk.moves import Attack, EndAttacks, EndTurn, Fortify, Occupy, Place, RiskMove, Trade
 from domain.risk.state import RiskState
 from domain.risk.worldmap import WORLD_MAP

@@ -17,13 +17,17 @@ Consent is given and withdrawn in the exchange session (``PassageGranted``,
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
-from typing import Any
 
 from domain.protocol import IllegalMove
+from domain.risk.constitution.events import (
+    PASSAGE_GRANTED,
+    PASSAGE_REVOKED,
+    PassageGranted,
+    PassageRevoked,
+)
 from domain.risk.state import RiskState
-from domain.risk.turn import Turn
 from domain.risk.worldmap import WORLD_MAP, WorldMap
+from domain.turn import Turn
 
 
 def _map_order(world: WorldMap) -> dict[str, int]:
@@ -98,7 +102,7 @@ def _path(previous: dict[str, str], end: str) -> list[str]:
     return path[::-1]
 
 
-def consent(turn: Turn, seat: int, to: int, *, granting: bool) -> None:
+def consent(turn: Turn[RiskState], seat: int, to: int, *, granting: bool) -> None:
     """Seed 003, Art. 12 (docs/risk.md, "Moving units"): consent to move through one's
     territories is an explicit, recorded act of the ally (given or withdrawn in the exchange
     session); it lasts until revoked."""
@@ -110,18 +114,15 @@ def consent(turn: Turn, seat: int, to: int, *, granting: bool) -> None:
         raise IllegalMove("already-granted", f"Seat {to} has your passage already.")
     if not granting and not granted:
         raise IllegalMove("not-granted", f"Seat {to} has no passage from you.")
-    turn.emit("PassageGranted" if granting else "PassageRevoked", {"seat": seat, "to": to})
+    kind = PASSAGE_GRANTED if granting else PASSAGE_REVOKED
+    turn.emit(kind({"seat": seat, "to": to}))
 
 
-def _passage_granted(state: RiskState, data: dict[str, Any]) -> None:
+def passage_granted(state: RiskState, data: PassageGranted) -> None:
+    """docs/risk.md, "Moving units": the ally lets seat ``to`` through, until revoked."""
     state.passage[data["seat"]] = sorted({*state.passage[data["seat"]], data["to"]})
 
 
-def _passage_revoked(state: RiskState, data: dict[str, Any]) -> None:
+def passage_revoked(state: RiskState, data: PassageRevoked) -> None:
+    """docs/risk.md, "Moving units": the ally withdraws its consent."""
     state.passage[data["seat"]] = [s for s in state.passage[data["seat"]] if s != data["to"]]
-
-
-HANDLERS: dict[str, Callable[[RiskState, dict[str, Any]], None]] = {
-    "PassageGranted": _passage_granted,
-    "PassageRevoked": _passage_revoked,
-}

@@ -16,21 +16,21 @@
   territory, uniformly from the deck in catalogue order (:func:`domain.risk.cards.deck`);
   an empty deck is formed again from the traded-in cards.
 
-Events: ``ClassicCardsTraded``; the draw reuses ``DeckReshuffled`` and ``CardDrawn`` (their
-handlers live in :mod:`domain.risk.invasion`; :mod:`domain.risk.view` hides the drawn card).
+Events: ``ClassicCardsTraded``; the draw reuses ``DeckReshuffled`` and ``CardDrawn`` (shared,
+:mod:`domain.risk.cards`; :mod:`domain.risk.view` hides the drawn card).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from itertools import combinations
-from typing import Any, Final
+from typing import Final
 
 from domain.protocol import IllegalMove
 from domain.risk import cards
+from domain.risk.classic.events import CLASSIC_CARDS_TRADED, ClassicCardsTraded
 from domain.risk.state import INVASION, REINFORCEMENT, RiskState
-from domain.risk.turn import Turn
 from domain.risk.worldmap import WORLD_MAP
+from domain.turn import Turn
 
 SET_VALUES: Final = (4, 6, 8, 10, 12, 15)
 """The first sets' values in a game (docs/risk.md, "Classic Risk")."""
@@ -87,7 +87,7 @@ def may_trade(state: RiskState, seat: int) -> bool:
     return state.phase == REINFORCEMENT or must_trade(state, seat)
 
 
-def trade(turn: Turn, seat: int, traded: tuple[str, str, str]) -> None:
+def trade(turn: Turn[RiskState], seat: int, traded: tuple[str, str, str]) -> None:
     """docs/risk.md, "Classic Risk": three own cards forming a classic set give the next set
     value as reinforcements; the count of sets traded in the game moves on."""
     state = turn.state
@@ -102,21 +102,18 @@ def trade(turn: Turn, seat: int, traded: tuple[str, str, str]) -> None:
             "A set is three cards of one symbol or one of each symbol (wild cards count).",
         )
     turn.emit(
-        "ClassicCardsTraded",
-        {
-            "seat": seat,
-            "cards": list(traded),
-            "bonus": set_value(state.horse),
-            "sets": state.horse + 1,
-        },
+        CLASSIC_CARDS_TRADED(
+            {
+                "seat": seat,
+                "cards": list(traded),
+                "bonus": set_value(state.horse),
+                "sets": state.horse + 1,
+            }
+        )
     )
 
 
-def _classic_cards_traded(state: RiskState, data: dict[str, Any]) -> None:
+def classic_cards_traded(state: RiskState, data: ClassicCardsTraded) -> None:
+    """docs/risk.md, "Classic Risk": the set turned in; one more set traded in the game."""
     cards.turn_in(state, data["seat"], data["cards"], data["bonus"])
     state.horse = data["sets"]
-
-
-HANDLERS: dict[str, Callable[[RiskState, dict[str, Any]], None]] = {
-    "ClassicCardsTraded": _classic_cards_traded,
-}

@@ -10,7 +10,7 @@ phase ``invasion``).
 * A territory left without units is conquered; the attacker must then move in at least as
   many units as dice rolled in that roll, up to all but 1 (``Occupy``) before anything else.
 * A player left without territory is out; their cards go to the conqueror (who may then
-  have to trade, :mod:`domain.risk.classic_cards`). The neutral army (owner -1, two-player
+  have to trade, :mod:`domain.risk.classic.cards`). The neutral army (owner -1, two-player
   games) never acts and defends normally; it is never "eliminated".
 * **decision:** the game ends when the conqueror is the only player left in the game (the
   neutral army aside); the winner takes the prize fund (``rounds.end_game``, "conquest").
@@ -19,22 +19,31 @@ While an occupation is due, ``state.invasion`` is ``{"from", "to", "attackers": 
 "defenders": 0, "dice"}`` (the conquered territory holds 0 units until then).
 
 Events: ``AttackRolled``, ``TerritoryConquered``, ``TerritoryOccupied``, ``AttackPhaseEnded``;
-``PlayerEliminated`` is :mod:`domain.risk.invasion`'s (same data, hidden by the view).
+``PlayerEliminated`` is shared (:func:`domain.risk.rounds.eliminate`; hidden by the view).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Final
 
 from domain.protocol import IllegalMove
 from domain.randomness import RandomStream
 from domain.risk import dice, rounds
-from domain.risk.classic_cards import must_trade
+from domain.risk.classic.cards import must_trade
+from domain.risk.classic.events import (
+    ATTACK_PHASE_ENDED,
+    ATTACK_ROLLED,
+    TERRITORY_CONQUERED,
+    TERRITORY_OCCUPIED,
+    AttackPhaseEnded,
+    AttackRolled,
+    TerritoryConquered,
+    TerritoryOccupied,
+)
 from domain.risk.moves import Attack, Occupy, RiskMove
 from domain.risk.state import FORTIFY, RiskState
-from domain.risk.turn import Turn
 from domain.risk.worldmap import WORLD_MAP
+from domain.turn import Turn
 
 NEUTRAL: Final = -1
 """The owner of the neutral army's territories in a two-player classic game."""
@@ -113,7 +122,7 @@ def occupy_moves(state: RiskState) -> list[RiskMove]:
     return [Occupy(n) for n in sorted({due["dice"], most})]
 
 
-def attack(turn: Turn, seat: int, move: Attack, rng: RandomStream) -> None:
+def attack(turn: Turn[RiskState], seat: int, move: Attack, rng: RandomStream) -> None:
     """docs/risk.md, "Classic Risk": one roll of the chosen dice against as many defending dice
     as the defender may roll (**decision**); an emptied territory is conquered, and a player
     left without territory is out, their cards going to the conqueror."""
@@ -124,22 +133,41 @@ def attack(turn: Turn, seat: int, move: Attack, rng: RandomStream) -> None:
     defender = state.owner[move.target]
     defending = dice.engaged_defenders(state.units[move.target])
     outcome = dice.roll(rng, move.dice, defending)
-    data: dict[str, Any] = {"seat": seat, "from": move.source, "to": move.target}
-    data |= {"defender": defender, "attackers": move.dice, "defenders": defending}
-    turn.emit("AttackRolled", {**data, **outcome.to_json(), "random_position": rng.position})
+    turn.emit(
+        ATTACK_ROLLED(
+            {
+                "seat": seat,
+                "from": move.source,
+                "to": move.target,
+                "defender": defender,
+                "attackers": move.dice,
+                "defenders": defending,
+                "attacker_dice": list(outcome.attacker_dice),
+                "defender_dice": list(outcome.defender_dice),
+                "attacker_losses": outcome.attacker_losses,
+                "defender_losses": outcome.defender_losses,
+                "random_position": rng.position,
+            }
+        )
+    )
     if turn.state.units[move.target] > 0:
         return
-    data = {"seat": seat, "from": move.source, "to": move.target}
-    turn.emit("TerritoryConquered", {**data, "previous_owner": defender, "dice": move.dice})
-    if defender != NEUTRAL and not turn.state.territories_of(defender):
-        hand = list(turn.state.hands[defender])
-        turn.emit(
-            "PlayerEliminated",
-            {"seat": defender, "by": seat, "cards": hand, "card_count": len(hand)},
+    turn.emit(
+        TERRITORY_CONQUERED(
+            {
+                "seat": seat,
+                "from": move.source,
+                "to": move.target,
+                "previous_owner": defender,
+                "dice": move.dice,
+            }
         )
+    )
+    if defender != NEUTRAL and not turn.state.territories_of(defender):
+        rounds.eliminate(turn, defender, seat)
 
 
-def occupy(turn: Turn, seat: int, units: int) -> None:
+def occupy(turn: Turn[RiskState], seat: int, units: int) -> None:
     """docs/risk.md, "Classic Risk": after a conquest at least as many units as dice rolled move
     in, up to all but 1; then, if the conqueror is the only player left (the neutral army
     aside), the game ends and the conqueror takes the prize fund (**decision**)."""
@@ -152,26 +180,29 @@ def occupy(turn: Turn, seat: int, units: int) -> None:
         raise IllegalMove(
             "wrong-occupation", f"Move {due['dice']} to {most} units into {due['to']}."
         )
-    data = {"seat": seat, "from": due["from"], "to": due["to"], "units": units}
-    turn.emit("TerritoryOccupied", data)
+    turn.emit(
+        TERRITORY_OCCUPIED({"seat": seat, "from": due["from"], "to": due["to"], "units": units})
+    )
     if turn.state.active() == [seat]:
         rounds.end_game(turn, "conquest", {seat: turn.state.fund})
 
 
-def end_attacks(turn: Turn, seat: int) -> None:
+def end_attacks(turn: Turn[RiskState], seat: int) -> None:
     """docs/risk.md, "Classic Risk": the player stops attacking and goes on to the fortify move."""
     problem = blocked(turn.state, seat)
     if problem is not None:
         raise problem
-    turn.emit("AttackPhaseEnded", {"seat": seat})
+    turn.emit(ATTACK_PHASE_ENDED({"seat": seat}))
 
 
-def _attack_rolled(state: RiskState, data: dict[str, Any]) -> None:
+def attack_rolled(state: RiskState, data: AttackRolled) -> None:
+    """docs/risk.md, "Classic Risk": the losses of one attack; an emptied territory awaits its
+    conqueror's occupation."""
     a_loss, d_loss = data["attacker_losses"], data["defender_losses"]
     state.units[data["from"]] -= a_loss
     state.units[data["to"]] -= d_loss
     state.units_lost += a_loss + d_loss
-    if state.units[data["to"]] == 0:  # emptied: it awaits its conqueror's occupation
+    if state.units[data["to"]] == 0:
         state.invasion = _due(data["from"], data["to"], data["attackers"])
 
 
@@ -179,26 +210,21 @@ def _due(source: str, target: str, rolled: int) -> dict[str, Any]:
     return {"from": source, "to": target, "attackers": 0, "defenders": 0, "dice": rolled}
 
 
-def _territory_conquered(state: RiskState, data: dict[str, Any]) -> None:
+def territory_conquered(state: RiskState, data: TerritoryConquered) -> None:
+    """docs/risk.md, "Classic Risk": the territory changes owner, empty until occupied."""
     state.owner[data["to"]] = data["seat"]
     state.captured.append(data["to"])
     state.invasion = _due(data["from"], data["to"], data["dice"])
 
 
-def _territory_occupied(state: RiskState, data: dict[str, Any]) -> None:
+def territory_occupied(state: RiskState, data: TerritoryOccupied) -> None:
+    """docs/risk.md, "Classic Risk": the conquering units move in."""
     state.units[data["from"]] -= data["units"]
     state.units[data["to"]] += data["units"]
     state.invasion = None
 
 
-def _attack_phase_ended(state: RiskState, data: dict[str, Any]) -> None:
+def attack_phase_ended(state: RiskState, data: AttackPhaseEnded) -> None:
+    """docs/risk.md, "Classic Risk": the fortify move follows."""
     del data
     state.phase = FORTIFY
-
-
-HANDLERS: dict[str, Callable[[RiskState, dict[str, Any]], None]] = {
-    "AttackRolled": _attack_rolled,
-    "TerritoryConquered": _territory_conquered,
-    "TerritoryOccupied": _territory_occupied,
-    "AttackPhaseEnded": _attack_phase_ended,
-}

@@ -6,28 +6,35 @@ territories and units are moved along routes of own and consenting allies' terri
 ("Moving units"); the turn then passes on, and after the last
 player's turn the exchange session opens (seed 003, Art. 13).
 
-Events: ``ReinforcementsReceived``, ``CardsTraded``, ``UnitsBought``, ``UnitsMoved``,
-``TurnEnded`` (and ``UnitsPlaced`` from :mod:`domain.risk.rounds`).
+Events: ``ReinforcementsReceived``, ``CardsTraded``, ``UnitsBought``, ``UnitsMoved``; shared
+with classic Risk: ``UnitsPlaced`` and ``TurnEnded`` (:mod:`domain.risk.rounds`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-from domain.protocol import Event, IllegalMove
+from domain.protocol import IllegalMove
 from domain.randomness import RandomStream
-from domain.risk import cards, exchange, rounds
-from domain.risk.corridor import reachable, route
+from domain.risk import cards, rounds
+from domain.risk.constitution import exchange, golden_horse
+from domain.risk.constitution.corridor import reachable, route
+from domain.risk.constitution.events import (
+    CARDS_TRADED,
+    REINFORCEMENTS_RECEIVED,
+    UNITS_BOUGHT,
+    UNITS_MOVED,
+    CardsTraded,
+    ReinforcementsReceived,
+    UnitsBought,
+    UnitsMoved,
+)
+from domain.risk.events import TURN_ENDED
 from domain.risk.moves import Buy, EndTurn, Move, Place, RiskMove, Trade
 from domain.risk.state import REINFORCEMENT, RiskState
-from domain.risk.turn import Turn
 from domain.risk.worldmap import WORLD_MAP
+from domain.turn import Turn
 
-Data = dict[str, Any]
 
-
-def start_reinforcement(turn: Turn) -> None:
+def start_reinforcement(turn: Turn[RiskState]) -> None:
     """The current player receives reinforcements (docs/risk.md, "Reinforcement phase" items 1, 3
     and 5): territories held / 3 rounded down (no minimum of 3), each whole continent's
     bonus, and the units transferred in the last exchange session."""
@@ -38,14 +45,15 @@ def start_reinforcement(turn: Turn) -> None:
     territories = len(held) // 3
     deals = state.incoming[seat]
     turn.emit(
-        "ReinforcementsReceived",
-        {
-            "seat": seat,
-            "territories": territories,
-            "continents": continents,
-            "deals": deals,
-            "total": territories + sum(continents.values()) + deals,
-        },
+        REINFORCEMENTS_RECEIVED(
+            {
+                "seat": seat,
+                "territories": territories,
+                "continents": continents,
+                "deals": deals,
+                "total": territories + sum(continents.values()) + deals,
+            }
+        )
     )
 
 
@@ -60,7 +68,7 @@ def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
     or the whole reserve on each own territory, moving 1 or every movable unit along each
     route, and ending the turn once the reserve is placed (docs/risk.md, "Reinforcement phase").
     Splitting a placement or moving other amounts is legal too, but not listed."""
-    out: list[RiskMove] = [Trade(s) for s in cards.sets_in(state.hands[seat])]
+    out: list[RiskMove] = [Trade(s) for s in golden_horse.sets_in(state.hands[seat])]
     if state.round >= state.options["buy_from_round"]:
         affordable = state.purse[seat] // state.options["unit_price"]
         out.extend(Buy(n) for n in range(1, affordable + 1))
@@ -80,28 +88,26 @@ def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
     return out
 
 
-def play(state: RiskState, seat: int, move: RiskMove, rng: RandomStream) -> list[Event]:
-    """The events of ``move`` by the current player in the reinforcement phase (rules,
+def decide(turn: Turn[RiskState], seat: int, move: RiskMove, rng: RandomStream) -> None:
+    """The events of ``move`` by the current player in the reinforcement phase (docs/risk.md,
     "Reinforcement phase"); ``IllegalMove`` if the rules do not allow it now."""
     del rng  # nothing in this phase is random
-    turn = Turn(state)
     match move:
         case Trade(traded):
             _trade(turn, seat, traded)
         case Buy(units):
             _buy(turn, seat, units)
         case Place(units):
-            place_reserve(turn, seat, dict(units))
+            rounds.place_reserve(turn, seat, dict(units))
         case Move(source, target, units):
             _move(turn, seat, source, target, units)
         case EndTurn():
             _end_turn(turn, seat)
         case _:
             raise IllegalMove("wrong-phase", "That move is not one of the reinforcement phase.")
-    return turn.events
 
 
-def _trade(turn: Turn, seat: int, traded: tuple[str, str, str]) -> None:
+def _trade(turn: Turn[RiskState], seat: int, traded: tuple[str, str, str]) -> None:
     """docs/risk.md, "Reinforcement phase" item 2: three own cards with one unit symbol or one
     colour (a wild card stands for any) give the horse's bonus; the horse moves on and from
     the last position returns to the first (15 -> 4)."""
@@ -109,23 +115,24 @@ def _trade(turn: Turn, seat: int, traded: tuple[str, str, str]) -> None:
     for card in traded:
         if card not in state.hands[seat]:
             raise IllegalMove("not-your-card", f"You do not hold the card {card}.")
-    if not cards.is_set(traded):
+    if not golden_horse.is_set(traded):
         raise IllegalMove(
             "not-a-set", "Three cards must share a unit symbol or a colour (wild cards count)."
         )
     track: list[int] = state.options["golden_horse"]
     turn.emit(
-        "CardsTraded",
-        {
-            "seat": seat,
-            "cards": list(traded),
-            "bonus": cards.horse_bonus(state),
-            "horse": (state.horse + 1) % len(track),
-        },
+        CARDS_TRADED(
+            {
+                "seat": seat,
+                "cards": list(traded),
+                "bonus": golden_horse.horse_bonus(state),
+                "horse": (state.horse + 1) % len(track),
+            }
+        )
     )
 
 
-def _buy(turn: Turn, seat: int, units: int) -> None:
+def _buy(turn: Turn[RiskState], seat: int, units: int) -> None:
     """docs/risk.md, "Reinforcement phase" item 4 and "Money": units cost ``unit_price``
     kopecks each from the player's purse, paid into the prize fund, from round
     ``buy_from_round`` on ("after 2 rounds")."""
@@ -138,25 +145,10 @@ def _buy(turn: Turn, seat: int, units: int) -> None:
         raise IllegalMove(
             "not-enough-money", f"{units} units cost {cost} kopecks; you have {state.purse[seat]}."
         )
-    turn.emit("UnitsBought", {"seat": seat, "units": units, "cost": cost})
+    turn.emit(UNITS_BOUGHT({"seat": seat, "units": units, "cost": cost}))
 
 
-def place_reserve(turn: Turn, seat: int, units: dict[str, int]) -> None:
-    """docs/risk.md, "Reinforcement phase" (and the classic variant's): the reserve is placed on
-    own territories, any part of it at a time."""
-    state = turn.state
-    for territory in units:
-        if state.owner.get(territory) != seat:
-            raise IllegalMove("not-your-territory", f"You do not hold {territory}.")
-    total = sum(units.values())
-    if total > state.reserve[seat]:
-        raise IllegalMove(
-            "reserve-exceeded", f"You have {state.reserve[seat]} units to place, not {total}."
-        )
-    turn.emit("UnitsPlaced", {"seat": seat, "units": units})
-
-
-def _move(turn: Turn, seat: int, source: str, target: str, units: int) -> None:
+def _move(turn: Turn[RiskState], seat: int, source: str, target: str, units: int) -> None:
     """docs/risk.md, "Moving units": units move between own territories along a route of own
     and consenting allies' territories; **decision:** a territory keeps 1 unit and a unit
     moves at most once per turn."""
@@ -180,11 +172,11 @@ def _move(turn: Turn, seat: int, source: str, target: str, units: int) -> None:
             f"No chain of your own or consenting allies' territories joins {source} to {target}.",
         )
     turn.emit(
-        "UnitsMoved", {"seat": seat, "from": source, "to": target, "units": units, "path": path}
+        UNITS_MOVED({"seat": seat, "from": source, "to": target, "units": units, "path": path})
     )
 
 
-def _end_turn(turn: Turn, seat: int) -> None:
+def _end_turn(turn: Turn[RiskState], seat: int) -> None:
     """docs/risk.md, "A player's turn": the turn ends once every reinforcement is placed; the next
     player still in the game takes a turn, and after the last one in turn order the
     exchange session opens (seed 003, Art. 4 "round", Art. 13)."""
@@ -193,16 +185,19 @@ def _end_turn(turn: Turn, seat: int) -> None:
         raise IllegalMove(
             "reserve-not-placed", f"Place your {state.reserve[seat]} reserve units first."
         )
-    turn.emit("TurnEnded", {"seat": seat})
-    later = state.order[state.order.index(seat) + 1 :]
-    following = [s for s in later if s not in state.eliminated]
+    turn.emit(TURN_ENDED({"seat": seat}))
+    after = turn.state
+    later = after.order[after.order.index(seat) + 1 :]
+    following = [s for s in later if s not in after.eliminated]
     if following:
         rounds.start_turn(turn, following[0])
     else:
         exchange.open_session(turn)
 
 
-def _reinforcements_received(state: RiskState, data: Data) -> None:
+def reinforcements_received(state: RiskState, data: ReinforcementsReceived) -> None:
+    """docs/risk.md, "Reinforcement phase": the reserve grows; units from deals were already
+    in play (in ``incoming``)."""
     seat = data["seat"]
     state.phase = REINFORCEMENT
     state.reserve[seat] += data["total"]
@@ -210,12 +205,14 @@ def _reinforcements_received(state: RiskState, data: Data) -> None:
     state.incoming[seat] = 0
 
 
-def _cards_traded(state: RiskState, data: Data) -> None:
+def cards_traded(state: RiskState, data: CardsTraded) -> None:
+    """docs/risk.md, "Reinforcement phase" item 2: the set turned in, the horse moved on."""
     cards.turn_in(state, data["seat"], data["cards"], data["bonus"])
     state.horse = data["horse"]
 
 
-def _units_bought(state: RiskState, data: Data) -> None:
+def units_bought(state: RiskState, data: UnitsBought) -> None:
+    """docs/risk.md, "Money": the price goes from the purse into the prize fund."""
     seat = data["seat"]
     state.purse[seat] -= data["cost"]
     state.fund += data["cost"]
@@ -223,23 +220,9 @@ def _units_bought(state: RiskState, data: Data) -> None:
     state.units_in += data["units"]
 
 
-def _units_moved(state: RiskState, data: Data) -> None:
+def units_moved(state: RiskState, data: UnitsMoved) -> None:
+    """docs/risk.md, "Moving units": a moved unit moves at most once per turn."""
     n = data["units"]
     state.units[data["from"]] -= n
     state.units[data["to"]] += n
     state.moved[data["to"]] = state.moved.get(data["to"], 0) + n
-
-
-def _turn_ended(state: RiskState, data: Data) -> None:
-    """The turn's record closes; the next ``TurnStarted`` or ``ExchangeSessionOpened``
-    changes the phase."""
-    del state, data
-
-
-HANDLERS: dict[str, Callable[[RiskState, Data], None]] = {
-    "ReinforcementsReceived": _reinforcements_received,
-    "CardsTraded": _cards_traded,
-    "UnitsBought": _units_bought,
-    "UnitsMoved": _units_moved,
-    "TurnEnded": _turn_ended,
-}

@@ -4,28 +4,41 @@ territory captured this turn; battles rolled with the engaged units (:mod:`domai
 until one side's engaged units are gone; a captured territory receives exactly 1 unit and
 earns a trophy card; a player left without territory is out (their cards go to the
 conqueror); holding every territory ends the game. ``EndInvasions`` goes on to the
-reinforcement phase (:mod:`domain.risk.reinforcement`).
+reinforcement phase (:mod:`domain.risk.constitution.reinforcement`).
 
 The open invasion is ``state.invasion``: ``from``, ``to``, the engaged units still alive in
 the current battle (``attackers``, ``defenders``; both 0 between battles) and ``lost``, the
 ``[attacker, defender]`` losses of the current battle so far.
 
 Events: ``InvasionStarted``, ``DiceRolled``, ``BattleResolved``, ``TerritoryCaptured``,
-``DeckReshuffled``, ``CardDrawn``, ``PlayerEliminated``, ``InvasionStopped``.
+``InvasionStopped``; shared with classic Risk: ``DeckReshuffled``, ``CardDrawn``
+(:mod:`domain.risk.cards`), ``PlayerEliminated`` (:mod:`domain.risk.rounds`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from domain.protocol import Event, IllegalMove
+from domain.protocol import IllegalMove
 from domain.randomness import RandomStream
 from domain.risk import cards, dice, rounds
+from domain.risk.constitution.events import (
+    BATTLE_RESOLVED,
+    DICE_ROLLED,
+    INVASION_STARTED,
+    INVASION_STOPPED,
+    TERRITORY_CAPTURED,
+    BattleResolved,
+    DiceRolled,
+    InvasionStarted,
+    InvasionStopped,
+    TerritoryCaptured,
+)
+from domain.risk.constitution.reinforcement import start_reinforcement
 from domain.risk.moves import EndInvasions, Fight, Invade, RiskMove, Roll, Stop
 from domain.risk.state import INVASION, RiskState
-from domain.risk.turn import Turn
 from domain.risk.worldmap import WORLD_MAP
+from domain.turn import Turn
 
 
 def refusal(state: RiskState, seat: int, source: str, target: str) -> IllegalMove | None:
@@ -69,12 +82,12 @@ def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
     return [*moves, EndInvasions()]
 
 
-def play(state: RiskState, seat: int, move: RiskMove, rng: RandomStream) -> list[Event]:
+def decide(turn: Turn[RiskState], seat: int, move: RiskMove, rng: RandomStream) -> None:
     """The events of ``seat``'s invasion-phase move (docs/risk.md, "Invasion phase");
-    ``IllegalMove`` when it is not allowed now. ``state`` is not changed."""
+    ``IllegalMove`` when it is not allowed now."""
+    state = turn.state
     if state.phase != INVASION or state.seat != seat:
         raise IllegalMove("not-your-turn", "It is not your turn to invade.")
-    turn = Turn(state)
     if isinstance(move, Invade):
         _invade(turn, seat, move)
     elif isinstance(move, Roll | Fight):
@@ -86,7 +99,6 @@ def play(state: RiskState, seat: int, move: RiskMove, rng: RandomStream) -> list
         end_invasions(turn)
     else:
         raise IllegalMove("wrong-phase", "That move is not allowed in the invasion phase.")
-    return turn.events
 
 
 def _open(state: RiskState) -> dict[str, Any]:
@@ -95,17 +107,20 @@ def _open(state: RiskState) -> dict[str, Any]:
     return state.invasion
 
 
-def _invade(turn: Turn, seat: int, move: Invade) -> None:
+def _invade(turn: Turn[RiskState], seat: int, move: Invade) -> None:
     """An invasion starts (seed 003 Art. 10): the source may not launch another this turn."""
     problem = refusal(turn.state, seat, move.source, move.target)
     if problem is not None:
         raise problem
     defender = turn.state.owner[move.target]
-    data = {"seat": seat, "from": move.source, "to": move.target, "defender": defender}
-    turn.emit("InvasionStarted", data)
+    turn.emit(
+        INVASION_STARTED(
+            {"seat": seat, "from": move.source, "to": move.target, "defender": defender}
+        )
+    )
 
 
-def _battle(turn: Turn, seat: int, rng: RandomStream, until_resolved: bool) -> None:
+def _battle(turn: Turn[RiskState], seat: int, rng: RandomStream, until_resolved: bool) -> None:
     """One roll (``Roll``) or every roll until the battle is resolved (``Fight``); a battle
     starts with 3/2/1 attackers for 4+/3/2 units on the source and 2/1 defenders, and each
     roll uses the engaged units still alive (seed 003 Art. 11). After a resolved battle:
@@ -118,9 +133,22 @@ def _battle(turn: Turn, seat: int, rng: RandomStream, until_resolved: bool) -> N
             attackers = dice.engaged_attackers(turn.state.units[source])
             defenders = dice.engaged_defenders(turn.state.units[target])
         outcome = dice.roll(rng, attackers, defenders)
-        data: dict[str, Any] = {"seat": seat, "from": source, "to": target}
-        data |= {"attackers": attackers, "defenders": defenders, **outcome.to_json()}
-        turn.emit("DiceRolled", {**data, "random_position": rng.position})
+        turn.emit(
+            DICE_ROLLED(
+                {
+                    "seat": seat,
+                    "from": source,
+                    "to": target,
+                    "attackers": attackers,
+                    "defenders": defenders,
+                    "attacker_dice": list(outcome.attacker_dice),
+                    "defender_dice": list(outcome.defender_dice),
+                    "attacker_losses": outcome.attacker_losses,
+                    "defender_losses": outcome.defender_losses,
+                    "random_position": rng.position,
+                }
+            )
+        )
         invasion = _open(turn.state)
         if invasion["attackers"] and invasion["defenders"]:
             if until_resolved:
@@ -128,14 +156,22 @@ def _battle(turn: Turn, seat: int, rng: RandomStream, until_resolved: bool) -> N
             return
         lost = invasion["lost"]
         turn.emit(
-            "BattleResolved",
-            {"from": source, "to": target, "attacker_losses": lost[0], "defender_losses": lost[1]},
+            BATTLE_RESOLVED(
+                {
+                    "from": source,
+                    "to": target,
+                    "attacker_losses": lost[0],
+                    "defender_losses": lost[1],
+                }
+            )
         )
         _after_battle(turn, seat, rng, invasion)
         return
 
 
-def _after_battle(turn: Turn, seat: int, rng: RandomStream, invasion: dict[str, Any]) -> None:
+def _after_battle(
+    turn: Turn[RiskState], seat: int, rng: RandomStream, invasion: dict[str, Any]
+) -> None:
     """A territory left without units is captured (seed 003 Art. 10); a source left with
     one unit cannot fight on, so the invasion ends; otherwise it stays open."""
     if turn.state.units[invasion["to"]] == 0:
@@ -144,42 +180,43 @@ def _after_battle(turn: Turn, seat: int, rng: RandomStream, invasion: dict[str, 
         _stopped(turn, seat, invasion, "exhausted")
 
 
-def _stopped(turn: Turn, seat: int, invasion: dict[str, Any], reason: str) -> None:
+def _stopped(turn: Turn[RiskState], seat: int, invasion: dict[str, Any], reason: str) -> None:
     """The invasion ends without capture; it may not be resumed (seed 003 Art. 10)."""
-    data = {"seat": seat, "from": invasion["from"], "to": invasion["to"], "reason": reason}
-    turn.emit("InvasionStopped", data)
+    turn.emit(
+        INVASION_STOPPED(
+            {"seat": seat, "from": invasion["from"], "to": invasion["to"], "reason": reason}
+        )
+    )
 
 
-def _capture(turn: Turn, seat: int, rng: RandomStream, invasion: dict[str, Any]) -> None:
+def _capture(turn: Turn[RiskState], seat: int, rng: RandomStream, invasion: dict[str, Any]) -> None:
     """Capture (docs/risk.md, "Invasion phase"): exactly 1 unit moves in, a trophy card is drawn; a
     player left without territory is out and their cards go to the conqueror (**decision**);
     a player holding every territory wins the fund (docs/risk.md, "End of the game")."""
     target = invasion["to"]
     previous = turn.state.owner[target]
-    data = {"seat": seat, "from": invasion["from"], "to": target, "previous_owner": previous}
-    turn.emit("TerritoryCaptured", data)
+    turn.emit(
+        TERRITORY_CAPTURED(
+            {"seat": seat, "from": invasion["from"], "to": target, "previous_owner": previous}
+        )
+    )
     cards.draw_trophy(turn, seat, rng)
     if not turn.state.territories_of(previous):
-        hand = list(turn.state.hands[previous])
-        turn.emit(
-            "PlayerEliminated",
-            {"seat": previous, "by": seat, "cards": hand, "card_count": len(hand)},
-        )
+        rounds.eliminate(turn, previous, seat)
     if all(owner == seat for owner in turn.state.owner.values()):
         rounds.end_game(turn, "conquest", {seat: turn.state.fund})
 
 
-def end_invasions(turn: Turn) -> None:
+def end_invasions(turn: Turn[RiskState]) -> None:
     """The player has finished invading and goes on to the reinforcement phase (seed 003
     Art. 10: "when all invasions are over the player passes to the reinforcement phase")."""
-    from domain.risk.reinforcement import start_reinforcement  # noqa: PLC0415 - import cycle
-
     if turn.state.invasion is not None:
         raise IllegalMove("invasion-open", "Finish or stop the open invasion first.")
     start_reinforcement(turn)
 
 
-def _invasion_started(state: RiskState, data: dict[str, Any]) -> None:
+def invasion_started(state: RiskState, data: InvasionStarted) -> None:
+    """docs/risk.md, "Invasion phase": the source launches its one invasion of the turn."""
     state.launched.append(data["from"])
     state.invasion = {
         "from": data["from"],
@@ -190,7 +227,8 @@ def _invasion_started(state: RiskState, data: dict[str, Any]) -> None:
     }
 
 
-def _dice_rolled(state: RiskState, data: dict[str, Any]) -> None:
+def dice_rolled(state: RiskState, data: DiceRolled) -> None:
+    """docs/risk.md, "A battle": the losses of one roll; the engaged units still alive."""
     a_loss, d_loss = data["attacker_losses"], data["defender_losses"]
     state.units[data["from"]] -= a_loss
     state.units[data["to"]] -= d_loss
@@ -202,13 +240,15 @@ def _dice_rolled(state: RiskState, data: dict[str, Any]) -> None:
         state.invasion["lost"] = [lost[0] + a_loss, lost[1] + d_loss]
 
 
-def _battle_resolved(state: RiskState, data: dict[str, Any]) -> None:
+def battle_resolved(state: RiskState, data: BattleResolved) -> None:
+    """docs/risk.md, "A battle": the next battle of the invasion engages units afresh."""
     del data
     if state.invasion is not None:
         state.invasion.update({"attackers": 0, "defenders": 0, "lost": [0, 0]})
 
 
-def _territory_captured(state: RiskState, data: dict[str, Any]) -> None:
+def territory_captured(state: RiskState, data: TerritoryCaptured) -> None:
+    """docs/risk.md, "Invasion phase": exactly one unit moves in; the invasion is over."""
     state.units[data["from"]] -= 1
     state.units[data["to"]] += 1
     state.owner[data["to"]] = data["seat"]
@@ -216,37 +256,7 @@ def _territory_captured(state: RiskState, data: dict[str, Any]) -> None:
     state.invasion = None
 
 
-def _deck_reshuffled(state: RiskState, data: dict[str, Any]) -> None:
-    del data
-    state.discard = []
-
-
-def _card_drawn(state: RiskState, data: dict[str, Any]) -> None:
-    state.hands[data["seat"]].append(data["card"])
-
-
-def _player_eliminated(state: RiskState, data: dict[str, Any]) -> None:
-    out = data["seat"]
-    state.hands[data["by"]].extend(data["cards"])
-    state.hands[out] = []
-    state.eliminated.append(out)
-    state.units_lost += state.incoming[out] + state.reserve[out]
-    state.incoming[out] = 0
-    state.reserve[out] = 0
-
-
-def _invasion_stopped(state: RiskState, data: dict[str, Any]) -> None:
+def invasion_stopped(state: RiskState, data: InvasionStopped) -> None:
+    """docs/risk.md, "Invasion phase": the invasion ends without capture."""
     del data
     state.invasion = None
-
-
-HANDLERS: dict[str, Callable[[RiskState, dict[str, Any]], None]] = {
-    "InvasionStarted": _invasion_started,
-    "DiceRolled": _dice_rolled,
-    "BattleResolved": _battle_resolved,
-    "TerritoryCaptured": _territory_captured,
-    "DeckReshuffled": _deck_reshuffled,
-    "CardDrawn": _card_drawn,
-    "PlayerEliminated": _player_eliminated,
-    "InvasionStopped": _invasion_stopped,
-}

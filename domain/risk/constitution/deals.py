@@ -2,7 +2,7 @@
 Art. 13): the parties give, swap or sell territories (with every unit on them), trophy
 cards, units (delivered as reinforcements at the receiver's next reinforcement phase, seed
 003, Art. 12 item 5) and money. This module checks that a deal can be carried out now and
-says how executing it changes the state; :mod:`domain.risk.exchange` runs the session.
+says how executing it changes the state; :mod:`domain.risk.constitution.exchange` runs the session.
 
 A deal is checked when proposed and again when the last party accepts it; nothing changes
 hands before that. Hidden information: whether another player holds a card is never told
@@ -13,27 +13,30 @@ that fails at execution says only that a card offered is not held.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from collections.abc import Mapping
+from typing import cast
 
 from domain.protocol import IllegalMove
 from domain.risk import cards
-from domain.risk.moves import Transfer
+from domain.risk.constitution.events import TransferRecord
+from domain.risk.deal_moves import Transfer
 from domain.risk.state import RiskState
 
 HIDDEN_CARD = "A card offered in the deal is not held by its giver."
 """The only thing said when a card is missing from a hand the speaker may not see."""
 
 
-def transfer_json(transfer: Transfer) -> dict[str, Any]:
-    """A transfer as recorded in ``DealProposed``/``DealExecuted``: its JSON form plus
-    ``card_count`` when it gives cards (so a view can hide the names but show the count)."""
-    out = transfer.to_json()
+def transfer_json(transfer: Transfer) -> TransferRecord:
+    """A transfer as recorded in ``DealProposed``/``DealExecuted`` (docs/risk.md, "Hidden
+    information"): its JSON form plus ``card_count`` when it gives cards (so a view can hide
+    the names but show the count)."""
+    out = cast(TransferRecord, transfer.to_json())
     if transfer.cards:
         out["card_count"] = len(transfer.cards)
     return out
 
 
-def transfer_from_json(data: dict[str, Any]) -> Transfer:
+def transfer_from_json(data: Mapping[str, object]) -> Transfer:
     """The transfer recorded by :func:`transfer_json`."""
     return Transfer.from_json({k: v for k, v in data.items() if k != "card_count"})
 
@@ -125,7 +128,7 @@ def _check_territory_left(state: RiskState, transfers: tuple[Transfer, ...]) -> 
                 )
 
 
-def execute(state: RiskState, transfers: list[dict[str, Any]]) -> None:
+def execute(state: RiskState, transfers: list[TransferRecord]) -> None:
     """Carry out a deal (docs/risk.md, "Exchange session"): territories change owner with every
     unit on them, cards go from hand to hand, units leave the giver's territories and wait
     in the receiver's ``incoming`` for its next reinforcement phase, money goes from purse

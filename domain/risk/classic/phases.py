@@ -11,31 +11,30 @@ never acts and defends normally. The classic ruleset has no money, no exchange s
 no golden horse: the prize-fund fields keep the options' amounts and the winner of a
 conquest takes the fund, so the money is conserved as in the Constitution.
 
-The parts: :mod:`domain.risk.classic_turn` (reinforcements, placing, fortifying, the end of
-the turn), :mod:`domain.risk.classic_battle` (attacks, conquest, elimination, the end of the
-game), :mod:`domain.risk.classic_cards` (classic sets, their values, forced trades, the
-card drawn for a turn with a conquest). :func:`start_turn` must follow every
-``TurnStarted`` of a classic game.
+The parts: :mod:`domain.risk.classic.turn` (reinforcements, placing, fortifying, the end of
+the turn), :mod:`domain.risk.classic.battle` (attacks, conquest, elimination, the end of the
+game), :mod:`domain.risk.classic.cards` (classic sets, their values, forced trades, the
+card drawn for a turn with a conquest). :func:`domain.risk.classic.turn.start_turn` must
+follow every ``TurnStarted`` of a classic game (the rules call it after every move of one).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
-from domain.protocol import Event, IllegalMove
+from domain.protocol import IllegalMove
 from domain.randomness import RandomStream
-from domain.risk import classic_battle, classic_cards, classic_turn
+from domain.risk.classic import battle as classic_battle
+from domain.risk.classic import cards as classic_cards
+from domain.risk.classic import turn as classic_turn
 from domain.risk.moves import Attack, EndAttacks, EndTurn, Fortify, Occupy, Place, RiskMove, Trade
 from domain.risk.state import FORTIFY, INVASION, REINFORCEMENT, RiskState
-from domain.risk.turn import Turn
+from domain.turn import Turn
 
 PHASES: Final = (REINFORCEMENT, INVASION, FORTIFY)
 """The state phases this module decides when ``state.options["ruleset"] == "classic"``."""
 
 RULESET: Final = "classic"
-
-start_turn = classic_turn.start_turn
 
 
 def is_classic(state: RiskState) -> bool:
@@ -65,12 +64,12 @@ def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
     return [*classic_battle.attack_moves(state, seat), EndAttacks()]
 
 
-def play(state: RiskState, seat: int, move: RiskMove, rng: RandomStream) -> list[Event]:
+def decide(turn: Turn[RiskState], seat: int, move: RiskMove, rng: RandomStream) -> None:
     """The events of ``seat``'s move in a classic turn (docs/risk.md, "Classic Risk");
-    ``IllegalMove`` when it is not allowed now. ``state`` is not changed."""
+    ``IllegalMove`` when it is not allowed now."""
+    state = turn.state
     if state.phase not in PHASES or state.seat != seat or not state.order:
         raise IllegalMove("not-your-turn", "It is not your turn.")
-    turn = Turn(state)
     phase = state.phase
     match move:
         case Trade(traded) if phase != FORTIFY:
@@ -91,10 +90,9 @@ def play(state: RiskState, seat: int, move: RiskMove, rng: RandomStream) -> list
             classic_turn.end_turn(turn, seat, rng)
         case _:
             raise IllegalMove("wrong-phase", f"That move is not allowed in the {phase} phase.")
-    return turn.events
 
 
-def _place(turn: Turn, seat: int, units: dict[str, int]) -> None:
+def _place(turn: Turn[RiskState], seat: int, units: dict[str, int]) -> None:
     """Placing is the reinforcement phase's, and the attack phase's only for the units of a
     forced trade (docs/risk.md, "Classic Risk")."""
     state = turn.state
@@ -104,11 +102,3 @@ def _place(turn: Turn, seat: int, units: dict[str, int]) -> None:
         if not state.reserve[seat]:
             raise IllegalMove("nothing-to-place", "You have no reserve units to place.")
     classic_turn.place(turn, seat, units)
-
-
-HANDLERS: dict[str, Callable[[RiskState, dict[str, Any]], None]] = {
-    **classic_turn.HANDLERS,
-    **classic_battle.HANDLERS,
-    **classic_cards.HANDLERS,
-}
-"""The classic ruleset's own events (evolve.py's table must include them)."""

@@ -3,9 +3,9 @@ start, placing them, the one fortify move and the end of the turn.
 
 * A turn starts with reinforcements: the territories held / 3 rounded down, at least 3, plus
   the bonus of each whole continent held (phase ``reinforcement``). Sets of cards add more
-  (:mod:`domain.risk.classic_cards`).
+  (:mod:`domain.risk.classic.cards`).
 * The reserve is placed on own territories; once it is all placed the attack phase begins
-  by itself (phase ``invasion``, :mod:`domain.risk.classic_battle`). Units received from a
+  by itself (phase ``invasion``, :mod:`domain.risk.classic.battle`). Units received from a
   forced trade in the attack phase are placed there before attacking on.
 * After the attacks, one fortify move: units from one own territory to another connected
   to it through own territories, leaving at least 1 (**decision**); the fortify move ends the
@@ -14,38 +14,45 @@ start, placing them, the one fortify move and the end of the turn.
   the game takes a turn, and after the last one in turn order the next round begins (no
   exchange session, no money, no golden horse in the classic ruleset).
 
-Events: ``ClassicReinforcements``, ``AttackPhaseStarted``, ``Fortified``; reused:
-``UnitsPlaced``, ``TurnStarted``, ``RoundStarted`` (:mod:`domain.risk.rounds`) and
-``TurnEnded`` (:mod:`domain.risk.reinforcement`, a record only).
+Events: ``ClassicReinforcements``, ``AttackPhaseStarted``, ``Fortified``; shared:
+``UnitsPlaced``, ``TurnStarted``, ``RoundStarted`` and ``TurnEnded`` (a record only;
+:mod:`domain.risk.rounds`).
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
 from domain.protocol import IllegalMove
 from domain.randomness import RandomStream
 from domain.risk import rounds
 from domain.risk.cards import draw_trophy
-from domain.risk.classic_cards import must_trade
+from domain.risk.classic.cards import must_trade
+from domain.risk.classic.events import (
+    ATTACK_PHASE_STARTED,
+    CLASSIC_REINFORCEMENTS,
+    FORTIFIED,
+    AttackPhaseStarted,
+    ClassicReinforcements,
+    Fortified,
+)
+from domain.risk.events import TURN_ENDED, TURN_STARTED
 from domain.risk.moves import Fortify, Place, RiskMove
-from domain.risk.reinforcement import place_reserve
 from domain.risk.state import INVASION, REINFORCEMENT, RiskState
-from domain.risk.turn import Turn
 from domain.risk.worldmap import WORLD_MAP
+from domain.turn import Turn
 
 MINIMUM_REINFORCEMENTS: Final = 3
 """docs/risk.md, "Classic Risk": territories / 3, but never fewer than 3."""
 
 
-def start_turn(turn: Turn) -> None:
+def start_turn(turn: Turn[RiskState]) -> None:
     """docs/risk.md, "Classic Risk" (reinforce): the seat whose ``TurnStarted`` was just emitted
     receives max(3, territories // 3) plus each whole continent's bonus and begins its
     reinforcement phase. Does nothing unless the last event emitted is ``TurnStarted``, so
     calling it twice is harmless."""
-    if not turn.events or turn.events[-1].type != "TurnStarted":
+    if not turn.events or turn.events[-1].type != TURN_STARTED.name:
         return
     state = turn.state
     seat = state.seat
@@ -53,13 +60,14 @@ def start_turn(turn: Turn) -> None:
     continents = {c.code: c.bonus for c in WORLD_MAP.continents if held.issuperset(c.territories)}
     territories = max(MINIMUM_REINFORCEMENTS, len(held) // 3)
     turn.emit(
-        "ClassicReinforcements",
-        {
-            "seat": seat,
-            "territories": territories,
-            "continents": continents,
-            "total": territories + sum(continents.values()),
-        },
+        CLASSIC_REINFORCEMENTS(
+            {
+                "seat": seat,
+                "territories": territories,
+                "continents": continents,
+                "total": territories + sum(continents.values()),
+            }
+        )
     )
 
 
@@ -76,16 +84,17 @@ def place_moves(state: RiskState, seat: int) -> list[RiskMove]:
     ]
 
 
-def place(turn: Turn, seat: int, units: dict[str, int]) -> None:
+def place(turn: Turn[RiskState], seat: int, units: dict[str, int]) -> None:
     """docs/risk.md, "Classic Risk": the reserve goes onto own territories, after any trade the
     player must make (**decision**); once the reinforcement phase's reserve is all placed the
     attack phase begins."""
     state = turn.state
     if must_trade(state, seat):
         raise IllegalMove("must-trade", "Trade a set first: you hold too many cards.")
-    place_reserve(turn, seat, units)
-    if turn.state.phase == REINFORCEMENT and turn.state.reserve[seat] == 0:
-        turn.emit("AttackPhaseStarted", {"seat": seat})
+    rounds.place_reserve(turn, seat, units)
+    after = turn.state
+    if after.phase == REINFORCEMENT and after.reserve[seat] == 0:
+        turn.emit(ATTACK_PHASE_STARTED({"seat": seat}))
 
 
 def connected(state: RiskState, seat: int, source: str) -> list[str]:
@@ -115,7 +124,7 @@ def fortify_moves(state: RiskState, seat: int) -> list[RiskMove]:
     return out
 
 
-def fortify(turn: Turn, seat: int, move: Fortify, rng: RandomStream) -> None:
+def fortify(turn: Turn[RiskState], seat: int, move: Fortify, rng: RandomStream) -> None:
     """docs/risk.md, "Classic Risk": one fortify move, from one own territory to another
     connected through own territories, leaving at least 1 (**decision**); it ends the turn."""
     state = turn.state
@@ -131,20 +140,19 @@ def fortify(turn: Turn, seat: int, move: Fortify, rng: RandomStream) -> None:
             "not-connected", f"{move.target} is not connected to {move.source} by your lands."
         )
     turn.emit(
-        "Fortified",
-        {"seat": seat, "from": move.source, "to": move.target, "units": move.units},
+        FORTIFIED({"seat": seat, "from": move.source, "to": move.target, "units": move.units})
     )
     end_turn(turn, seat, rng)
 
 
-def end_turn(turn: Turn, seat: int, rng: RandomStream) -> None:
+def end_turn(turn: Turn[RiskState], seat: int, rng: RandomStream) -> None:
     """docs/risk.md, "Classic Risk": a card for a turn with a conquest; then the next player
     still in the game in turn order, and after the last one the next round (no exchange
     session in the classic ruleset)."""
     state = turn.state
     if state.captured:
         draw_trophy(turn, seat, rng)
-    turn.emit("TurnEnded", {"seat": seat})
+    turn.emit(TURN_ENDED({"seat": seat}))
     after = turn.state
     later = [s for s in after.order[after.order.index(seat) + 1 :] if s not in after.eliminated]
     if later:
@@ -154,24 +162,20 @@ def end_turn(turn: Turn, seat: int, rng: RandomStream) -> None:
     start_turn(turn)
 
 
-def _classic_reinforcements(state: RiskState, data: dict[str, Any]) -> None:
+def classic_reinforcements(state: RiskState, data: ClassicReinforcements) -> None:
+    """docs/risk.md, "Classic Risk": the reinforcement phase begins with the units received."""
     state.phase = REINFORCEMENT
     state.reserve[data["seat"]] += data["total"]
     state.units_in += data["total"]
 
 
-def _attack_phase_started(state: RiskState, data: dict[str, Any]) -> None:
+def attack_phase_started(state: RiskState, data: AttackPhaseStarted) -> None:
+    """docs/risk.md, "Classic Risk": the reserve is placed, the attacks may begin."""
     del data
     state.phase = INVASION
 
 
-def _fortified(state: RiskState, data: dict[str, Any]) -> None:
+def fortified(state: RiskState, data: Fortified) -> None:
+    """docs/risk.md, "Classic Risk": the fortify move's units change territory."""
     state.units[data["from"]] -= data["units"]
     state.units[data["to"]] += data["units"]
-
-
-HANDLERS: dict[str, Callable[[RiskState, dict[str, Any]], None]] = {
-    "ClassicReinforcements": _classic_reinforcements,
-    "AttackPhaseStarted": _attack_phase_started,
-    "Fortified": _fortified,
-}

@@ -1,7 +1,7 @@
 """The exchange session at the end of each round (docs/risk.md, "Exchange session"
 and "End of the game"; seed 003, Art. 3, Art. 4 "кон обмена", Art. 13): every player still
-in the game may propose deals (see :mod:`domain.risk.deals`) and a settlement of the prize
-fund, accept, decline or withdraw proposals, grant or revoke passage through their
+in the game may propose deals (see :mod:`domain.risk.constitution.deals`) and a settlement
+of the prize fund, accept, decline or withdraw proposals, grant or revoke passage through their
 territories (the consent corridors of seed 003, Art. 12 need), and declare themselves done.
 Nothing changes hands without every addressee's acceptance; the session ends when every
 player is done and no proposal is open, and the next round begins. A settlement accepted
@@ -14,13 +14,35 @@ Events: ``ExchangeSessionOpened``, ``DealProposed``, ``SettlementProposed``,
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from domain.jsonvalue import copy_json
-from domain.protocol import Event, IllegalMove
+from domain.protocol import IllegalMove
 from domain.randomness import RandomStream
-from domain.risk import corridor, deals, rounds
+from domain.risk import rounds
+from domain.risk.constitution import corridor, deals
+from domain.risk.constitution.events import (
+    DEAL_ACCEPTED,
+    DEAL_DECLINED,
+    DEAL_EXECUTED,
+    DEAL_FAILED,
+    DEAL_PROPOSED,
+    DEAL_WITHDRAWN,
+    EXCHANGE_DONE,
+    EXCHANGE_SESSION_CLOSED,
+    EXCHANGE_SESSION_OPENED,
+    SETTLEMENT_PROPOSED,
+    DealAccepted,
+    DealDeclined,
+    DealExecuted,
+    DealFailed,
+    DealProposed,
+    DealWithdrawn,
+    ExchangeDone,
+    ExchangeSessionClosed,
+    ExchangeSessionOpened,
+    SettlementProposed,
+)
 from domain.risk.moves import (
     Accept,
     Decline,
@@ -34,19 +56,17 @@ from domain.risk.moves import (
     Withdraw,
 )
 from domain.risk.state import EXCHANGE, RiskState
-from domain.risk.turn import Turn
-
-Data = dict[str, Any]
+from domain.turn import Turn
 
 GIFT_MONEY = 50
 """Kopecks of the small canonical money gift listed among the legal moves (one unit's
 price by default)."""
 
 
-def open_session(turn: Turn) -> None:
+def open_session(turn: Turn[RiskState]) -> None:
     """After the last player's turn of a round the exchange session opens (seed 003,
     Art. 4: "the time after the last player's turn")."""
-    turn.emit("ExchangeSessionOpened", {"round": turn.state.round})
+    turn.emit(EXCHANGE_SESSION_OPENED({"round": turn.state.round}))
 
 
 def current(state: RiskState) -> list[int]:
@@ -97,18 +117,17 @@ def _equal_settlement(state: RiskState) -> Settle:
     return Settle(tuple(sorted(shares.items())))
 
 
-def play(state: RiskState, seat: int, move: RiskMove, rng: RandomStream) -> list[Event]:
+def decide(turn: Turn[RiskState], seat: int, move: RiskMove, rng: RandomStream) -> None:
     """The events of ``move`` by ``seat`` in the exchange session (docs/risk.md, "Exchange
     session"); ``IllegalMove`` if the rules do not allow it now. A seat that is done may
     only answer proposals addressed to it."""
     del rng  # nothing in the session is random
-    turn = Turn(state)
     match move:
         case Accept(number):
             _accept(turn, seat, number)
         case Decline(number):
             _proposal_to(turn.state, seat, number)
-            turn.emit("DealDeclined", {"id": number, "seat": seat})
+            turn.emit(DEAL_DECLINED({"id": number, "seat": seat}))
         case Withdraw() | Propose() | Settle() | GrantPassage() | RevokePassage() | Done():
             if seat in turn.state.done:
                 raise IllegalMove("already-done", "You are done for this exchange session.")
@@ -116,35 +135,35 @@ def play(state: RiskState, seat: int, move: RiskMove, rng: RandomStream) -> list
         case _:
             raise IllegalMove("wrong-phase", "That move is not one of the exchange session.")
     _close_if_over(turn)
-    return turn.events
 
 
-def _act(turn: Turn, seat: int, move: RiskMove) -> None:
+def _act(turn: Turn[RiskState], seat: int, move: RiskMove) -> None:
     """A move of a player who is not done yet."""
     state = turn.state
     match move:
         case Withdraw(number):
             if _proposal(state, number)["by"] != seat:
                 raise IllegalMove("not-your-proposal", f"Proposal {number} is not yours.")
-            turn.emit("DealWithdrawn", {"id": number})
+            turn.emit(DEAL_WITHDRAWN({"id": number}))
         case Propose(to, transfers):
             deals.check_parties(state, seat, to, transfers)
             deals.check_holdings(state, transfers, speaker=seat)
             turn.emit(
-                "DealProposed",
-                {
-                    "id": state.next_proposal,
-                    "by": seat,
-                    "to": list(to),
-                    "transfers": [deals.transfer_json(t) for t in transfers],
-                },
+                DEAL_PROPOSED(
+                    {
+                        "id": state.next_proposal,
+                        "by": seat,
+                        "to": list(to),
+                        "transfers": [deals.transfer_json(t) for t in transfers],
+                    }
+                )
             )
         case Settle(shares):
             _settle(turn, seat, dict(shares))
         case GrantPassage(to) | RevokePassage(to):
             corridor.consent(turn, seat, to, granting=isinstance(move, GrantPassage))
         case Done():
-            turn.emit("ExchangeDone", {"seat": seat})
+            turn.emit(EXCHANGE_DONE({"seat": seat}))
 
 
 def _proposal(state: RiskState, number: int) -> dict[str, Any]:
@@ -161,14 +180,14 @@ def _proposal_to(state: RiskState, seat: int, number: int) -> dict[str, Any]:
     return proposal
 
 
-def _accept(turn: Turn, seat: int, number: int) -> None:
+def _accept(turn: Turn[RiskState], seat: int, number: int) -> None:
     """docs/risk.md, "Exchange session" and "End of the game": when every addressee has accepted,
     a deal is checked again and executed (or fails, changing nothing); a settlement ends
     the game and pays out the fund."""
     proposal = _proposal_to(turn.state, seat, number)
     if seat in proposal["accepted"]:
         raise IllegalMove("already-accepted", f"You have accepted proposal {number} already.")
-    turn.emit("DealAccepted", {"id": number, "seat": seat})
+    turn.emit(DEAL_ACCEPTED({"id": number, "seat": seat}))
     proposal = _proposal(turn.state, number)
     if set(proposal["accepted"]) != set(proposal["to"]):
         return
@@ -181,12 +200,12 @@ def _accept(turn: Turn, seat: int, number: int) -> None:
         deals.check_parties(turn.state, proposal["by"], tuple(proposal["to"]), transfers)
         deals.check_holdings(turn.state, transfers, speaker=None)
     except IllegalMove as failure:
-        turn.emit("DealFailed", {"id": number, "reason": failure.message})
+        turn.emit(DEAL_FAILED({"id": number, "reason": failure.message}))
         return
-    turn.emit("DealExecuted", {"id": number, "transfers": copy_json(proposal["transfers"])})
+    turn.emit(DEAL_EXECUTED({"id": number, "transfers": copy_json(proposal["transfers"])}))
 
 
-def _settle(turn: Turn, seat: int, shares: dict[int, int]) -> None:
+def _settle(turn: Turn[RiskState], seat: int, shares: dict[int, int]) -> None:
     """docs/risk.md, "End of the game": a settlement divides the whole prize fund among players
     still in the game; it is put to every other one of them."""
     state = turn.state
@@ -199,34 +218,38 @@ def _settle(turn: Turn, seat: int, shares: dict[int, int]) -> None:
             "shares-do-not-add-up", f"The shares must add up to the fund, {state.fund} kopecks."
         )
     turn.emit(
-        "SettlementProposed",
-        {
-            "id": state.next_proposal,
-            "by": seat,
-            "to": sorted(s for s in active if s != seat),
-            "shares": {str(s): k for s, k in sorted(shares.items())},
-        },
+        SETTLEMENT_PROPOSED(
+            {
+                "id": state.next_proposal,
+                "by": seat,
+                "to": sorted(s for s in active if s != seat),
+                "shares": {str(s): k for s, k in sorted(shares.items())},
+            }
+        )
     )
 
 
-def _close_if_over(turn: Turn) -> None:
+def _close_if_over(turn: Turn[RiskState]) -> None:
     """docs/risk.md, "Exchange session": the session ends when every player in the game is done
     (and no proposal waits for an answer); the next round starts."""
     state = turn.state
     if state.phase != EXCHANGE or state.proposals:
         return
     if all(s in state.done for s in state.active()):
-        turn.emit("ExchangeSessionClosed", {"round": state.round})
+        turn.emit(EXCHANGE_SESSION_CLOSED({"round": state.round}))
         rounds.start_round(turn, state.round + 1)
 
 
-def _session_opened(state: RiskState, data: Data) -> None:
+def exchange_session_opened(state: RiskState, data: ExchangeSessionOpened) -> None:
+    """docs/risk.md, "Exchange session": the session opens with no proposal and nobody done."""
+    del data
     state.phase = EXCHANGE
     state.done = []
     state.proposals = []
 
 
-def _deal_proposed(state: RiskState, data: Data) -> None:
+def deal_proposed(state: RiskState, data: DealProposed) -> None:
+    """docs/risk.md, "Exchange session": the deal waits for its addressees' answers."""
     state.proposals.append(
         {
             "id": data["id"],
@@ -240,7 +263,8 @@ def _deal_proposed(state: RiskState, data: Data) -> None:
     state.next_proposal = data["id"] + 1
 
 
-def _settlement_proposed(state: RiskState, data: Data) -> None:
+def settlement_proposed(state: RiskState, data: SettlementProposed) -> None:
+    """docs/risk.md, "End of the game": the settlement waits for every other player's answer."""
     state.proposals.append(
         {
             "id": data["id"],
@@ -254,38 +278,41 @@ def _settlement_proposed(state: RiskState, data: Data) -> None:
     state.next_proposal = data["id"] + 1
 
 
-def _deal_accepted(state: RiskState, data: Data) -> None:
+def deal_accepted(state: RiskState, data: DealAccepted) -> None:
+    """docs/risk.md, "Exchange session": one more addressee has accepted."""
     _proposal(state, data["id"])["accepted"].append(data["seat"])
 
 
-def _remove(state: RiskState, data: Data) -> None:
-    state.proposals = [p for p in state.proposals if p["id"] != data["id"]]
+def _remove(state: RiskState, number: int) -> None:
+    state.proposals = [p for p in state.proposals if p["id"] != number]
 
 
-def _deal_executed(state: RiskState, data: Data) -> None:
+def deal_executed(state: RiskState, data: DealExecuted) -> None:
+    """docs/risk.md, "Exchange session": the deal is carried out and closed."""
     deals.execute(state, data["transfers"])
-    _remove(state, data)
+    _remove(state, data["id"])
 
 
-def _exchange_done(state: RiskState, data: Data) -> None:
+def deal_failed(state: RiskState, data: DealFailed) -> None:
+    """docs/risk.md, "Exchange session": a deal that cannot be carried out closes unchanged."""
+    _remove(state, data["id"])
+
+
+def deal_declined(state: RiskState, data: DealDeclined) -> None:
+    """docs/risk.md, "Exchange session": a declined proposal is closed."""
+    _remove(state, data["id"])
+
+
+def deal_withdrawn(state: RiskState, data: DealWithdrawn) -> None:
+    """docs/risk.md, "Exchange session": a withdrawn proposal is closed."""
+    _remove(state, data["id"])
+
+
+def exchange_done(state: RiskState, data: ExchangeDone) -> None:
+    """docs/risk.md, "Exchange session": the seat is done for this session."""
     state.done.append(data["seat"])
 
 
-def _session_closed(state: RiskState, data: Data) -> None:
+def exchange_session_closed(state: RiskState, data: ExchangeSessionClosed) -> None:
     """The session's record closes; the next ``RoundStarted`` resets it."""
     del state, data
-
-
-HANDLERS: dict[str, Callable[[RiskState, Data], None]] = {
-    "ExchangeSessionOpened": _session_opened,
-    "DealProposed": _deal_proposed,
-    "SettlementProposed": _settlement_proposed,
-    "DealAccepted": _deal_accepted,
-    "DealExecuted": _deal_executed,
-    "DealFailed": _remove,
-    "DealDeclined": _remove,
-    "DealWithdrawn": _remove,
-    **corridor.HANDLERS,
-    "ExchangeDone": _exchange_done,
-    "ExchangeSessionClosed": _session_closed,
-}
