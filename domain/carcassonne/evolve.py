@@ -154,10 +154,15 @@ def game_ended(state: CarcassonneState, data: GameEnded) -> None:
     state.current = -1
     state.in_hand = -1
     state.scores = list(data["scores"])
+    breakdown = data["breakdown"]
     state.result = {
         "ranks": list(data["ranks"]),
         "winners": list(data["winners"]),
-        "breakdown": {key: list(value) for key, value in data["breakdown"].items()},
+        "breakdown": {
+            "play": list(breakdown["play"]),
+            "features": list(breakdown["features"]),
+            "farms": list(breakdown["farms"]),
+        },
     }
 
 

@@ -135,13 +135,15 @@ class CarcassonneRules(RulesBase[CarcassonneState, Move]):
     def legal_moves(self, state: CarcassonneState, player: int) -> list[Move]:
         """Every legal placement of the drawn tile, each without a follower and with one on
         every free segment (:mod:`domain.carcassonne.placement`), and with the expansion
-        every placement with a bridge (:mod:`domain.carcassonne.expansion.bridges.placement`); during an auction
-        the bids (:func:`domain.carcassonne.expansion.bazaars.auction.auction_moves`); empty when it is not
-        ``player``'s turn."""
+        every placement with a bridge (:mod:`domain.carcassonne.expansion.bridges.placement`);
+        the answers to a castle decision; during an auction the bids
+        (:func:`domain.carcassonne.expansion.bazaars.auction.auction_moves`); empty when it is
+        not ``player``'s turn."""
         if state.pending is not None:
-            return choice_moves(state) if player == state.pending["player"] else []
+            choices = choice_moves(state) if player == state.pending["player"] else []
+            return cast(list[Move], choices)
         if deciding(state) >= 0:
-            return auction_moves(state, player)
+            return cast(list[Move], auction_moves(state, player))
         if state.phase != PLAY or player != state.current or state.in_hand < 0:
             return []
         placements = legal_placements(state, player)

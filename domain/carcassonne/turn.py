@@ -21,6 +21,7 @@ from domain.carcassonne.events import (
     TILE_DISCARDED,
     TILE_DRAWN,
     TILE_PLACED,
+    Breakdown,
     Segment,
     TilePlaced,
 )
@@ -75,13 +76,15 @@ def draw_tile(
     while any(table.stack):
         kind = next_tile(table.stack, table.script, rng)
         letter = TYPES[kind].letter
-        drawn = {
-            "player": player,
-            "tile": letter,
-            "tiles_left": table.tiles_left - 1,
-            "random_position": rng.position,
-        }
-        turn.emit(TILE_DRAWN(drawn))
+        drawn = TILE_DRAWN(
+            {
+                "player": player,
+                "tile": letter,
+                "tiles_left": table.tiles_left - 1,
+                "random_position": rng.position,
+            }
+        )
+        turn.emit(drawn)
         if placed >= 0 and has_placement_apart(table.frontier, kind, placed):
             return True
         if placeable(turn.state):
@@ -157,9 +160,12 @@ def play(
     scored = [] if expansion else completions(state, pos, orientation, groups)
     turn.emit(TILE_PLACED(placed))
     if segment >= 0:
-        role = ROLES[TYPES[kind].segments[segment].kind]
-        deployed = {"player": player, "x": x, "y": y, "segment": move.follower, "role": role}
-        turn.emit(FOLLOWER_DEPLOYED(deployed))
+        piece = TYPES[kind].segments[segment]
+        role = ROLES[piece.kind]
+        deployed = FOLLOWER_DEPLOYED(
+            {"player": player, "x": x, "y": y, "segment": piece.id, "role": role}
+        )
+        turn.emit(deployed)
     if expansion:
         resolve(turn)
         if turn.state.pending is None:
@@ -275,7 +281,7 @@ def end_game(turn: Turn[CarcassonneState], seed: str) -> None:
         turn.emit(event)
     scores = list(turn.state.scores)
     ranks, winners = ranking(scores)
-    breakdown = {
+    breakdown: Breakdown = {
         "play": during_play,
         "features": [a - b for a, b in zip(after_features, during_play, strict=True)],
         "farms": [a - b for a, b in zip(scores, after_features, strict=True)],

@@ -267,8 +267,8 @@ def view(state: CarcassonneState, viewer: Viewer) -> dict[str, Any]:
 
 def acting(state: CarcassonneState) -> list[int]:
     """Who must act: the seat deciding a castle question, the seat acting in an auction
-    (:func:`domain.carcassonne.expansion.bazaars.auction.deciding`), else the seat holding the drawn tile;
-    nobody before the first draw or after the end."""
+    (:func:`domain.carcassonne.expansion.bazaars.auction.deciding`), else the seat holding
+    the drawn tile; nobody before the first draw or after the end."""
     if state.pending is not None:
         return [state.pending["player"]]
     seat = deciding(state)

@@ -25,7 +25,7 @@ Bid(tile=None, amount=3)
 from __future__ import annotations
 
 import re
-from typing import Any, Final, Literal, NamedTuple
+from typing import Any, Final, Literal, NamedTuple, TypeVar
 
 from typing_extensions import TypedDict
 
@@ -237,7 +237,10 @@ def well_formed(move: object) -> bool:
     return move.well_formed()
 
 
-def _checked(move: BazaarMove) -> Any:
+Checked = TypeVar("Checked", "Bid", "Pass", "Deal", "Pick")
+
+
+def _checked(move: Checked) -> Checked:
     if not move.well_formed():
         raise _malformed(
             f"A bid names a tile type or null and an integer amount 0..{MAX_BID}; a pick a "
@@ -249,11 +252,16 @@ def _checked(move: BazaarMove) -> Any:
 def from_json(data: dict[str, Any]) -> BazaarMove:
     """A bazaar move from its JSON form (its ``type`` one of :data:`KINDS`); ``InvalidMove``
     when malformed."""
-    reader = {"bid": Bid, "pass": Pass, "deal": Deal, "pick": Pick}.get(data.get("type", ""))
-    if reader is None:
-        raise _malformed(_MESSAGE)
-    move: BazaarMove = reader.from_json(data)
-    return move
+    kind = data.get("type")
+    if kind == "bid":
+        return Bid.from_json(data)
+    if kind == "pass":
+        return Pass.from_json(data)
+    if kind == "deal":
+        return Deal.from_json(data)
+    if kind == "pick":
+        return Pick.from_json(data)
+    raise _malformed(_MESSAGE)
 
 
 def parse_notation(word: str) -> BazaarMove | None:

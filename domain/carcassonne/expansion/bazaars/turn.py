@@ -99,8 +99,8 @@ def _settle(turn: Turn[CarcassonneState]) -> None:
         if bazaar["lot"] is not None:
             if bazaar["queue"] or bazaar["bidder"] != bazaar["auctioneer"]:
                 return
-            bought = {"player": bazaar["auctioneer"], "tile": bazaar["lot"]}
-            turn.emit(TILE_BOUGHT({**bought, "price": bazaar["bid"], "to": None}))
+            auctioneer, lot, price = bazaar["auctioneer"], bazaar["lot"], bazaar["bid"]
+            turn.emit(TILE_BOUGHT({"player": auctioneer, "tile": lot, "price": price, "to": None}))
         elif len(bazaar["tiles"]) == 1:
             seat = first_without(bazaar, bazaar["auctioneer"])
             turn.emit(TILE_TAKEN_FREE({"player": seat, "tile": bazaar["tiles"][0]}))
@@ -117,7 +117,7 @@ def _event(state: CarcassonneState, player: int, move: object) -> Event:
             raise IllegalMove("bazaar-pick", "Pick one of the revealed tiles.")
         return TILE_PICKED({"player": player, "tile": move.tile})
     if bazaar["lot"] is None:
-        if not isinstance(move, Bid) or move.tile not in bazaar["tiles"]:
+        if not isinstance(move, Bid) or move.tile is None or move.tile not in bazaar["tiles"]:
             raise IllegalMove("auction-open", "Pick a revealed tile and bid 0 or more on it.")
         return BID_MADE({"player": player, "tile": move.tile, "amount": move.amount})
     lot = bazaar["lot"]

@@ -16,7 +16,7 @@ FiefChoice(x=1, y=0, segment='r0')
 from __future__ import annotations
 
 import re
-from typing import Any, Final, Literal, NamedTuple
+from typing import Any, Final, Literal, NamedTuple, TypeVar
 
 from typing_extensions import TypedDict
 
@@ -123,7 +123,10 @@ class FiefChoice(NamedTuple):
         )
 
 
-def checked(move: CastleChoice | FiefChoice) -> Any:
+Checked = TypeVar("Checked", "CastleChoice", "FiefChoice")
+
+
+def checked(move: Checked) -> Checked:
     """``move``, or ``InvalidMove`` when a field is out of range."""
     if not move.well_formed():
         raise malformed(

@@ -1,11 +1,11 @@
 """The castle part of a turn (expansion; docs/carcassonne.md, "Castles"): after the
 placement and the deployment, the completed features are scored in order, each city of two
 caps with one follower stopping for its owner's choice (``CastleOffered``; the move
-:class:`~domain.carcassonne.expansion.castles.moves.CastleChoice`); then every castle built in an earlier
-turn with a completed feature in its fief — or, in a chain, a castle that scored this turn
-with a tile in it — scores, its owner choosing when there are several
-(``FiefOffered``; the move :class:`~domain.carcassonne.expansion.castles.moves.FiefChoice`). The turn
-sequence then resumes with the next draw.
+:class:`~domain.carcassonne.expansion.castles.moves.CastleChoice`); then every castle built
+in an earlier turn with a completed feature in its fief — or, in a chain, a castle that
+scored this turn with a tile in it — scores, its owner choosing when there are several
+(``FiefOffered``; the move :class:`~domain.carcassonne.expansion.castles.moves.FiefChoice`).
+The turn sequence then resumes with the next draw (:mod:`domain.carcassonne.turn`).
 
 Every step reads the turn's state (:class:`~domain.turn.Turn`) after the events emitted so
 far, so a decision is resumed from the state alone (docs/carcassonne.md, "Castles").
@@ -115,8 +115,8 @@ def triggers(turn: Turn[CarcassonneState]) -> None:
         index, options = pick
         site = state.sites[index]
         if len(options) > 1:
-            offer = {"player": site.owner, "castle": ref(state, site.node), "options": options}
-            turn.emit(FIEF_OFFERED(offer))
+            castle = ref(state, site.node)
+            turn.emit(FIEF_OFFERED({"player": site.owner, "castle": castle, "options": options}))
             return
         turn.emit(castle_scored(state, index, options[0]))
         state = turn.state
@@ -172,14 +172,16 @@ def answer(turn: Turn[CarcassonneState], player: int, move: object) -> None:
         feature = state.features[fid]
         if move.build:
             squares = tuple(sorted(feature.tiles))
-            built = {
-                "player": player,
-                "at": at,
-                "follower": follower_refs(state, feature.followers)[0],
-                "tiles": squares_json(squares),
-                "fief": squares_json(fief_of(*squares)),
-            }
-            turn.emit(CASTLE_BUILT(built))
+            built = CASTLE_BUILT(
+                {
+                    "player": player,
+                    "at": at,
+                    "follower": follower_refs(state, feature.followers)[0],
+                    "tiles": squares_json(squares),
+                    "fief": squares_json(fief_of(*squares)),
+                }
+            )
+            turn.emit(built)
         else:
             turn.emit(CASTLE_DECLINED({"player": player, "at": at}))
             scored = _score(turn.state, fid)
