@@ -150,5 +150,10 @@ def has_placement_apart(frontier: dict[int, int], kind: int, square: int) -> boo
     ``square`` and the four beside it: squares that placing a tile on ``square`` leaves as
     they were, so the tile fits there after that placement too."""
     fits = FITS[kind]
-    near = (square, *(square + step for step in DELTAS))
-    return any(fits[code] for pos, code in frontier.items() if pos not in near)
+    north, east, south, west = DELTAS
+    for pos, code in frontier.items():
+        if fits[code]:
+            step = pos - square
+            if step not in (0, north, east, south, west):
+                return True
+    return False
