@@ -10,9 +10,11 @@ Each game: ``setup`` + ``begin``, then until nobody may act: ``current_players``
 Because machines differ, a fixed pure-Python calibration workload is timed in the same run
 and every figure is also given as a ratio to it (lower is better). ``--cold`` empties the
 engine's memo of move tuples before every game (the figure a process that plays one game
-would see); by default it stays warm, as in a server that plays many games.
+would see); by default it stays warm, as in a server that plays many games. ``--expansion``
+plays with Bridges, Castles & Bazaars (84 tiles; auction moves drawn uniformly too).
 
     .venv/bin/python bench/carcassonne_engine.py [--games 200] [--repeat 3] [--players 4]
+        [--expansion]
 """
 
 from __future__ import annotations
@@ -71,9 +73,12 @@ def main() -> None:
     parser.add_argument("--players", type=int, nargs="*", default=[4], help="player counts")
     parser.add_argument("--cold", action="store_true", help="empty the move memo per game")
     parser.add_argument("--farmers", default="per-field", help="the farmers option")
+    parser.add_argument("--expansion", action="store_true", help="Bridges, Castles & Bazaars")
     args = parser.parse_args()
 
     options: dict[str, object] = {"farmers": args.farmers}
+    if args.expansion:
+        options["expansions"] = ["bridges-castles-bazaars"]
     memo = "cold" if args.cold else "warm"
     print(f"{args.games} seeded random games per line, best of {args.repeat} runs, {memo} memo;")
     print("calibration = a fixed pure-Python loop timed in the same runs (ratio = game / it)")

@@ -1,22 +1,24 @@
-"""Carcassonne (base game), the tile-laying game, as a GameLedger game
-(docs/carcassonne.md).
+"""Carcassonne, the tile-laying game, with the expansion Bridges, Castles & Bazaars, as a
+GameLedger game (docs/carcassonne.md).
 
-:data:`CARCASSONNE` implements :class:`domain.protocol.Rules`. Modules, one purpose each:
-``catalogue`` the tile data, ``tiles`` tile types and rotated geometry, ``grid`` squares,
-``state`` the state, ``board`` placing a tile and tracking features, ``placement`` legal
-placements and follower spots, ``moves`` move values with their JSON and notation,
-``scoring`` values and the majority rule, ``farms`` the farmer variants, ``turn`` the events
-of a turn (draws, scoring, the end), ``evolve`` how events change the state, ``options`` the
-options (farmers, two-tile city, expansion, a scenario's stack), ``expansion`` what Bridges,
-Castles & Bazaars adds, ``bridges`` its bridges, ``castles``/``castle_turn`` its castles,
-``bazaars``/``bazaar_turn``/``bazaar_moves`` its bazaars (auctions), ``rules`` the
-protocol, ``view`` what is shown, ``invariants`` the conservation laws and ``recount`` the
-independent scorer they use.
+:data:`CARCASSONNE` implements :class:`domain.protocol.Rules`. The rooms of a game package
+(docs/architecture.md): ``rules`` the protocol, ``options`` the options, ``state`` the
+state, ``events`` the base game's events, ``evolve`` their handlers and the catalogue
+``EVENTS``, ``moves`` the placement, ``every_move`` every move's JSON and notation, ``view``
+what is shown, ``invariants`` the conservation laws, ``bot`` the bot's policy. The game's own
+modules: ``catalogue`` the tile data, ``tiletypes``/``tiles`` tile types and rotated
+geometry, ``grid`` squares, ``board`` placing a tile and tracking features, ``placement``
+legal placements and follower spots, ``completion`` what a placement completes, ``scoring``
+values and the majority rule, ``farms`` the farmer variants, ``stack`` drawing on demand,
+``turn`` the events of a turn, ``snapshot`` the state's JSON form, ``recount`` (and
+``recount_castles``) the independent scorer. The expansion's parts are in
+:mod:`domain.carcassonne.expansion` (``bridges``, ``castles``, ``bazaars``).
 """
 
 from __future__ import annotations
 
-from domain.carcassonne.moves import Move, Place
+from domain.carcassonne.every_move import Move
+from domain.carcassonne.moves import Place
 from domain.carcassonne.rules import CarcassonneRules
 from domain.carcassonne.state import CarcassonneState
 from domain.protocol import Rules

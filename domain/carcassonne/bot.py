@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
-from domain.carcassonne.bazaar_moves import Bid
+from domain.carcassonne.expansion.bazaars.moves import Bid
 
 STAKE: Final = 10
 """How far above its score (0 when below) a bot bids at most."""

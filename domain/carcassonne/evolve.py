@@ -1,26 +1,68 @@
 """How each recorded event changes the state: the only code replay runs
-(docs/architecture.md, "Events are the record"; the event catalogue is in docs/carcassonne.md,
-"Events"). Handlers change the state in place and never draw random numbers.
+(docs/architecture.md, "Events are the record"; the events are in docs/carcassonne.md,
+"Events"). One handler per event of the base game, typed with its definition
+(:mod:`domain.carcassonne.events`), and :data:`EVENTS`, the game's catalogue, binding them and
+the expansion's (:mod:`domain.carcassonne.expansion`). Handlers change the state in place and
+never draw random numbers; the catalogue stores a recorded ``random_position``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
-from domain.carcassonne import castles
-from domain.carcassonne.bazaars import BAZAAR_HANDLERS
 from domain.carcassonne.board import place_tile
-from domain.carcassonne.bridges import add_bridge
+from domain.carcassonne.events import (
+    FARM_SCORED,
+    FEATURE_SCORED,
+    FINAL_FEATURE_SCORED,
+    FIRST_PLAYER_CHOSEN,
+    FOLLOWER_DEPLOYED,
+    GAME_ENDED,
+    TILE_DISCARDED,
+    TILE_DRAWN,
+    TILE_PLACED,
+    FarmScored,
+    FeatureScored,
+    FinalFeatureScored,
+    FirstPlayerChosen,
+    Follower,
+    FollowerDeployed,
+    GameEnded,
+    TileDiscarded,
+    TileDrawn,
+    TilePlaced,
+)
+from domain.carcassonne.expansion.bazaars import evolve as bazaars
+from domain.carcassonne.expansion.bazaars.events import (
+    AUCTION_OPENED,
+    BAZAAR_CLOSED,
+    BAZAAR_TILE_TAKEN,
+    BID_MADE,
+    BID_PASSED,
+    PICK_OFFERED,
+    TILE_BOUGHT,
+    TILE_PICKED,
+    TILE_SOLD,
+    TILE_TAKEN_FREE,
+)
+from domain.carcassonne.expansion.bridges.events import BRIDGE_PLACED
+from domain.carcassonne.expansion.bridges.evolve import bridge_placed
+from domain.carcassonne.expansion.castles import evolve as castles
+from domain.carcassonne.expansion.castles.events import (
+    CASTLE_BUILT,
+    CASTLE_DECLINED,
+    CASTLE_OFFERED,
+    CASTLE_SCORED,
+    CASTLE_VACATED,
+    FIEF_OFFERED,
+)
 from domain.carcassonne.grid import pos_of
 from domain.carcassonne.state import NODE_BITS, OVER, PLAY, CarcassonneState, stamp
 from domain.carcassonne.tiles import AXES, TYPE_INDEX, TYPES, VARIANTS
-from domain.protocol import Event, GameError
-
-Data = dict[str, Any]
+from domain.events import EventCatalogue
 
 
-def tile_drawn(state: CarcassonneState, data: Data) -> None:
+def tile_drawn(state: CarcassonneState, data: TileDrawn) -> None:
     """``TileDrawn`` (rules, "A turn: draw a tile, show it"): the tile leaves the stack and
     is in the hand of ``player``, whose turn it now is. In a scenario the listed tiles come
     first: the draw takes the first of those left."""
@@ -31,24 +73,22 @@ def tile_drawn(state: CarcassonneState, data: Data) -> None:
     state.in_hand = kind
     state.current = data["player"]
     state.phase = PLAY
-    state.random_position = data["random_position"]
 
 
-def first_player_chosen(state: CarcassonneState, data: Data) -> None:
+def first_player_chosen(state: CarcassonneState, data: FirstPlayerChosen) -> None:
     """``FirstPlayerChosen`` (rules, "Base game": the first player is chosen at random): the
-    seat drawn, and the stream position after the draw."""
+    seat drawn (the catalogue stores the stream position after the draw)."""
     state.first_player = data["player"]
-    state.random_position = data["random_position"]
 
 
-def tile_discarded(state: CarcassonneState, data: Data) -> None:
+def tile_discarded(state: CarcassonneState, data: TileDiscarded) -> None:
     """``TileDiscarded`` (rules, "Placing": a tile with no legal placement is out of the
     game)."""
     state.discarded.append(TYPE_INDEX[data["tile"]])
     state.in_hand = -1
 
 
-def tile_placed(state: CarcassonneState, data: Data) -> None:
+def tile_placed(state: CarcassonneState, data: TilePlaced) -> None:
     """``TilePlaced`` (rules, "Placing"): the tile joins the table and its features; with
     ``bridge`` (rules, "Bridges") as its bridged variant, and a bridge token is used."""
     kind = TYPE_INDEX[data["tile"]]
@@ -65,14 +105,7 @@ def tile_placed(state: CarcassonneState, data: Data) -> None:
     state.turn += 1
 
 
-def bridge_placed(state: CarcassonneState, data: Data) -> None:
-    """``BridgePlaced`` (rules, "Bridges"): a bridge on a tile beside the one about to be
-    placed; a bridge token is used."""
-    add_bridge(state, pos_of(data["x"], data["y"]), AXES.index(data["axis"]))
-    state.bridges[data["player"]] -= 1
-
-
-def follower_deployed(state: CarcassonneState, data: Data) -> None:
+def follower_deployed(state: CarcassonneState, data: FollowerDeployed) -> None:
     """``FollowerDeployed`` (rules, "Deploying"): a follower leaves the supply for a segment
     of the tile just placed."""
     pos = pos_of(data["x"], data["y"])
@@ -88,7 +121,8 @@ def follower_deployed(state: CarcassonneState, data: Data) -> None:
     state.deployed[k] = segment
 
 
-def _return_followers(state: CarcassonneState, followers: list[Data]) -> None:
+def _return_followers(state: CarcassonneState, followers: list[Follower]) -> None:
+    """The followers go back to their owners' supply."""
     for follower in followers:
         pos = pos_of(follower["x"], follower["y"])
         player, segment = state.followers.pop(pos)
@@ -99,7 +133,7 @@ def _return_followers(state: CarcassonneState, followers: list[Data]) -> None:
         state.supply[player] += 1
 
 
-def feature_scored(state: CarcassonneState, data: Data) -> None:
+def feature_scored(state: CarcassonneState, data: FeatureScored | FinalFeatureScored) -> None:
     """``FeatureScored`` / ``FinalFeatureScored`` (rules, "Scoring a completed feature";
     "Final scoring", 1): every scorer gains the points; the followers return."""
     points = data["points"]
@@ -108,53 +142,57 @@ def feature_scored(state: CarcassonneState, data: Data) -> None:
     _return_followers(state, data["followers"])
 
 
-def farm_scored(state: CarcassonneState, data: Data) -> None:
+def farm_scored(state: CarcassonneState, data: FarmScored) -> None:
     """``FarmScored`` (rules, "Final scoring", 2): the awards are added; farmers stay."""
     for award in data["awards"]:
         state.scores[award["player"]] += award["points"]
 
 
-def game_ended(state: CarcassonneState, data: Data) -> None:
+def game_ended(state: CarcassonneState, data: GameEnded) -> None:
     """``GameEnded`` (rules, "Highest total wins; ties share the victory")."""
     state.phase = OVER
     state.current = -1
     state.in_hand = -1
     state.scores = list(data["scores"])
+    breakdown = data["breakdown"]
     state.result = {
         "ranks": list(data["ranks"]),
         "winners": list(data["winners"]),
-        "breakdown": {key: list(value) for key, value in data["breakdown"].items()},
+        "breakdown": {
+            "play": list(breakdown["play"]),
+            "features": list(breakdown["features"]),
+            "farms": list(breakdown["farms"]),
+        },
     }
 
 
-HANDLERS: Final[dict[str, Callable[[CarcassonneState, Data], None]]] = {
-    "TileDrawn": tile_drawn,
-    "TileDiscarded": tile_discarded,
-    "TilePlaced": tile_placed,
-    "FollowerDeployed": follower_deployed,
-    "FeatureScored": feature_scored,
-    "FinalFeatureScored": feature_scored,
-    "FarmScored": farm_scored,
-    "GameEnded": game_ended,
-    "BridgePlaced": bridge_placed,
-    "CastleOffered": castles.castle_offered,
-    "CastleBuilt": castles.castle_built,
-    "CastleDeclined": castles.castle_declined,
-    "FiefOffered": castles.fief_offered,
-    "CastleScored": castles.castle_scored,
-    "CastleVacated": castles.castle_vacated,
-    **BAZAAR_HANDLERS,
-    "FirstPlayerChosen": first_player_chosen,
-}
-"""The event catalogue (docs/carcassonne.md, "Events")."""
-
-EVENT_TYPES: Final = tuple(HANDLERS)
-
-
-def evolve(state: CarcassonneState, event: Event) -> CarcassonneState:
-    """The state after ``event``, changed in place (protocol: ``Rules.evolve``)."""
-    handler = HANDLERS.get(event.type)
-    if handler is None:
-        raise GameError("unknown-event", f"Carcassonne has no event called {event.type!r}.")
-    handler(state, event.data)
-    return state
+EVENTS: Final = EventCatalogue[CarcassonneState]("Carcassonne")
+"""The event catalogue (docs/carcassonne.md, "Events"), in the order the events were
+introduced: the base game's, the expansion's bridges, castles and bazaars, then the drawn
+first player."""
+EVENTS.on(TILE_DRAWN, tile_drawn)
+EVENTS.on(TILE_DISCARDED, tile_discarded)
+EVENTS.on(TILE_PLACED, tile_placed)
+EVENTS.on(FOLLOWER_DEPLOYED, follower_deployed)
+EVENTS.on(FEATURE_SCORED, feature_scored)
+EVENTS.on(FINAL_FEATURE_SCORED, feature_scored)
+EVENTS.on(FARM_SCORED, farm_scored)
+EVENTS.on(GAME_ENDED, game_ended)
+EVENTS.on(BRIDGE_PLACED, bridge_placed)
+EVENTS.on(CASTLE_OFFERED, castles.castle_offered)
+EVENTS.on(CASTLE_BUILT, castles.castle_built)
+EVENTS.on(CASTLE_DECLINED, castles.castle_declined)
+EVENTS.on(FIEF_OFFERED, castles.fief_offered)
+EVENTS.on(CASTLE_SCORED, castles.castle_scored)
+EVENTS.on(CASTLE_VACATED, castles.castle_vacated)
+EVENTS.on(AUCTION_OPENED, bazaars.auction_opened)
+EVENTS.on(BID_MADE, bazaars.bid_made)
+EVENTS.on(BID_PASSED, bazaars.bid_passed)
+EVENTS.on(TILE_BOUGHT, bazaars.tile_bought)
+EVENTS.on(TILE_SOLD, bazaars.tile_sold)
+EVENTS.on(TILE_TAKEN_FREE, bazaars.tile_free)
+EVENTS.on(TILE_PICKED, bazaars.tile_free)
+EVENTS.on(BAZAAR_TILE_TAKEN, bazaars.bazaar_tile_taken)
+EVENTS.on(BAZAAR_CLOSED, bazaars.bazaar_closed)
+EVENTS.on(PICK_OFFERED, bazaars.pick_offered)
+EVENTS.on(FIRST_PLAYER_CHOSEN, first_player_chosen)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from domain.carcassonne.events import FARM_SCORED
 from domain.carcassonne.scoring import follower_refs, majority, ref
 from domain.carcassonne.state import CarcassonneState, Feature
 from domain.carcassonne.tiles import FIELD
@@ -60,8 +61,7 @@ def _event(
     awards: dict[int, int],
 ) -> Event:
     features = state.features
-    return Event(
-        "FarmScored",
+    return FARM_SCORED(
         {
             "variant": state.farmers,
             "farms": [ref(state, node) for node in farms],

@@ -5,8 +5,8 @@ below 0), and at the end of a game the independent recount (:mod:`domain.carcass
 
 from __future__ import annotations
 
-from domain.carcassonne.bazaars import held
 from domain.carcassonne.expansion import tokens_each
+from domain.carcassonne.expansion.bazaars.auction import held
 from domain.carcassonne.grid import xy
 from domain.carcassonne.recount import Placement, recount
 from domain.carcassonne.scoring import ref

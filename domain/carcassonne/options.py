@@ -11,7 +11,9 @@ service records it as an analysis game (:func:`is_scenario`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any, Final, Literal, NotRequired
+
+from typing_extensions import TypedDict
 
 from domain.carcassonne.expansion import ALL_COUNTS, EXPANSION, EXPANSIONS, tokens_each
 from domain.carcassonne.farms import PER_FIELD, VARIANTS
@@ -28,6 +30,22 @@ SCENARIO_OPTIONS: Final = ("stack", "stack-only")
 """Options that make a game a scenario (present in the normalised options only when given)."""
 OPTIONAL: Final = (*SCENARIO_OPTIONS, "expansions", "bazaar", "first_player")
 """Options present in the normalised options only when given (a base game's stay as they were)."""
+
+
+CarcassonneOptions = TypedDict(
+    "CarcassonneOptions",
+    {
+        "farmers": Literal["per-field", "per-city", "per-field-once"],
+        "small-city-points": Literal[4, 2],
+        "expansions": NotRequired[list[Literal["bridges-castles-bazaars"]]],
+        "bazaar": NotRequired[Literal["auction", "no-auction"]],
+        "first_player": NotRequired[int],
+        "stack": NotRequired[list[str]],
+        "stack-only": NotRequired[bool],
+    },
+)
+"""The options as fixed at creation (:func:`normalise_options`; docs/carcassonne.md,
+"Options"): the keys with hyphens make it a functional ``TypedDict``."""
 
 
 OPTIONS_INFO: Final = (

@@ -143,3 +143,17 @@ def has_placement(frontier: dict[int, int], kind: int) -> bool:
     """Whether a tile of type ``kind`` fits anywhere on the frontier."""
     fits = FITS[kind]
     return any(fits[code] for code in frontier.values())
+
+
+def has_placement_apart(frontier: dict[int, int], kind: int, square: int) -> bool:
+    """Whether a tile of type ``kind`` fits on a square of the frontier other than
+    ``square`` and the four beside it: squares that placing a tile on ``square`` leaves as
+    they were, so the tile fits there after that placement too."""
+    fits = FITS[kind]
+    north, east, south, west = DELTAS
+    for pos, code in frontier.items():
+        if fits[code]:
+            step = pos - square
+            if step not in (0, north, east, south, west):
+                return True
+    return False

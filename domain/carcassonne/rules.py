@@ -9,30 +9,23 @@ import random
 from collections.abc import Mapping
 from typing import Any, Final, cast
 
-from domain.carcassonne import bazaar_moves
-from domain.carcassonne import moves as move_formats
-from domain.carcassonne.bazaar_moves import BazaarMove
-from domain.carcassonne.bazaar_turn import play_auction
-from domain.carcassonne.bazaars import auction_moves, deciding
+from domain.carcassonne import every_move
 from domain.carcassonne.board import new_state
 from domain.carcassonne.bot import bot_move as bot_policy
-from domain.carcassonne.bridges import bridge_placements, play_bridged
-from domain.carcassonne.castle_turn import choice_moves, play_choice
-from domain.carcassonne.evolve import EVENT_TYPES, HANDLERS
-from domain.carcassonne.evolve import evolve as evolve_event
+from domain.carcassonne.events import FIRST_PLAYER_CHOSEN
+from domain.carcassonne.every_move import Move, MoveJSON, canonical, well_formed
+from domain.carcassonne.evolve import EVENTS
 from domain.carcassonne.expansion import EXPANSION, MAX_PLAYERS
+from domain.carcassonne.expansion.bazaars.auction import auction_moves, deciding
+from domain.carcassonne.expansion.bridges.moves import Bridged
+from domain.carcassonne.expansion.bridges.placement import bridge_placements
+from domain.carcassonne.expansion.castles.moves import CastleChoice, FiefChoice
+from domain.carcassonne.expansion.castles.turn import choice_moves
 from domain.carcassonne.invariants import check_invariants
-from domain.carcassonne.moves import (
-    Bridged,
-    CastleChoice,
-    FiefChoice,
-    Move,
-    Place,
-    canonical,
-    well_formed,
-)
+from domain.carcassonne.moves import Place
 from domain.carcassonne.options import (
     OPTIONS_INFO,
+    CarcassonneOptions,
     configure,
     has_expansion,
     is_scenario,
@@ -41,10 +34,9 @@ from domain.carcassonne.options import (
 from domain.carcassonne.placement import legal_placements
 from domain.carcassonne.snapshot import state_from_json, state_to_json
 from domain.carcassonne.state import OVER, PLAY, SETUP, CarcassonneState
-from domain.carcassonne.turn import draw_events, next_turn, play
-from domain.carcassonne.view import acting, outcome, summary, view
+from domain.carcassonne.turn import answer_castle, auction, draw_tile, play, play_bridged
+from domain.carcassonne.view import CarcassonneView, acting, outcome, summary, view
 from domain.protocol import (
-    Event,
     IllegalMove,
     InvalidMove,
     InvalidOptions,
@@ -52,9 +44,11 @@ from domain.protocol import (
     Outcome,
     PlayerRange,
     RulesBase,
+    Shapes,
     Viewer,
 )
 from domain.randomness import RandomStream
+from domain.turn import Turn
 
 BASE_MAX_PLAYERS: Final = 5
 """The base game seats 2 to 5 (docs/carcassonne.md); the expansion 6 (``MAX_PLAYERS``)."""
@@ -63,13 +57,19 @@ RULES_VERSION: Final = "carcassonne-4"
 
 
 class CarcassonneRules(RulesBase[CarcassonneState, Move]):
-    """The rules of the Carcassonne base game for 2-5 players (docs/carcassonne.md)."""
+    """The rules of the Carcassonne base game for 2-5 players, and 2-6 with the expansion
+    Bridges, Castles & Bazaars (docs/carcassonne.md)."""
+
+    events = EVENTS
+    """Every event, its typed data and its handler (:mod:`domain.carcassonne.evolve`)."""
+    shapes = Shapes(move=MoveJSON, view=CarcassonneView, options=CarcassonneOptions)
+    """The typed definitions of a move, a view and the options."""
 
     def __init__(self) -> None:
         self.name = "carcassonne"
         self.min_players = 2
         self.max_players = BASE_MAX_PLAYERS
-        self.event_types: tuple[str, ...] = EVENT_TYPES
+        self.event_types: tuple[str, ...] = EVENTS.types
         self.rules_version = RULES_VERSION
         self.options_info: tuple[OptionInfo, ...] = OPTIONS_INFO
         self.player_ranges: tuple[PlayerRange, ...] = (
@@ -111,19 +111,18 @@ class CarcassonneRules(RulesBase[CarcassonneState, Move]):
         configure(state, fixed)
         return state
 
-    def begin(self, state: CarcassonneState, rng: RandomStream) -> list[Event]:
+    def open(self, turn: Turn[CarcassonneState], rng: RandomStream) -> None:
         """The first player draws the first tile (``TileDrawn``). Unless an option fixed
         them, they are drawn first, ``rng.below(players)``, and recorded in
         ``FirstPlayerChosen`` (rules, "Base game"; seed 000)."""
+        state = turn.state
         if state.phase != SETUP:
             raise IllegalMove("already-begun", "The game has already begun.")
-        first, events = state.first_player, []
+        first = state.first_player
         if first < 0:
             first = rng.below(state.players)
-            data = {"player": first, "random_position": rng.position}
-            events.append(Event("FirstPlayerChosen", data))
-        stack, script = list(state.stack), list(state.script)
-        return events + draw_events(stack, script, state.frontier, first, rng)
+            turn.emit(FIRST_PLAYER_CHOSEN({"player": first, "random_position": rng.position}))
+        draw_tile(turn, first, rng)
 
     # -- turns ----------------------------------------------------------------------
 
@@ -136,13 +135,15 @@ class CarcassonneRules(RulesBase[CarcassonneState, Move]):
     def legal_moves(self, state: CarcassonneState, player: int) -> list[Move]:
         """Every legal placement of the drawn tile, each without a follower and with one on
         every free segment (:mod:`domain.carcassonne.placement`), and with the expansion
-        every placement with a bridge (:mod:`domain.carcassonne.bridges`); during an auction
-        the bids (:func:`domain.carcassonne.bazaars.auction_moves`); empty when it is not
-        ``player``'s turn."""
+        every placement with a bridge (:mod:`domain.carcassonne.expansion.bridges.placement`);
+        the answers to a castle decision; during an auction the bids
+        (:func:`domain.carcassonne.expansion.bazaars.auction.auction_moves`); empty when it is
+        not ``player``'s turn."""
         if state.pending is not None:
-            return choice_moves(state) if player == state.pending["player"] else []
+            choices = choice_moves(state) if player == state.pending["player"] else []
+            return cast(list[Move], choices)
         if deciding(state) >= 0:
-            return auction_moves(state, player)
+            return cast(list[Move], auction_moves(state, player))
         if state.phase != PLAY or player != state.current or state.in_hand < 0:
             return []
         placements = legal_placements(state, player)
@@ -150,14 +151,16 @@ class CarcassonneRules(RulesBase[CarcassonneState, Move]):
             return cast(list[Move], placements)
         return [*placements, *bridge_placements(state, player)]
 
-    def apply(
-        self, state: CarcassonneState, player: int, move: Move, rng: RandomStream
-    ) -> list[Event]:
-        """The events of ``player`` making ``move``, with everything that follows (scoring,
-        the next draw, the end of the game). Raises ``IllegalMove``/``InvalidMove``; never
-        changes ``state``."""
-        if not (well_formed(move) or bazaar_moves.well_formed(move)):
+    def decide(
+        self, turn: Turn[CarcassonneState], player: int, move: Move, rng: RandomStream
+    ) -> None:
+        """Emit the events of ``player`` making ``move``, with everything that follows
+        (scoring, the castle steps, the auction, the next draw, the end of the game;
+        :mod:`domain.carcassonne.turn`). Raises ``IllegalMove``/``InvalidMove`` (codes in
+        docs/carcassonne.md, "Moves") before emitting anything."""
+        if not well_formed(move):
             raise InvalidMove("malformed-move", "That is not a Carcassonne move.")
+        state = turn.state
         if state.phase == OVER:
             raise IllegalMove("game-over", "The game is over.")
         if state.phase != PLAY:
@@ -167,22 +170,29 @@ class CarcassonneRules(RulesBase[CarcassonneState, Move]):
         if state.pending is not None:
             if player != state.pending["player"]:
                 raise IllegalMove("not-your-turn", f"Seat {state.pending['player']} decides.")
-            return play_choice(state, player, canonical(move), rng)
-        if deciding(state) >= 0:
-            return play_auction(state, player, canonical(move), rng, next_turn)
+            answer_castle(turn, player, canonical(move), rng)
+        elif deciding(state) >= 0:
+            auction(turn, player, canonical(move), rng)
+        else:
+            self._place(turn, player, canonical(move), rng)
+
+    def _place(
+        self, turn: Turn[CarcassonneState], player: int, move: Move, rng: RandomStream
+    ) -> None:
+        """A placement, with a bridge or not (rules, "Placing", "Bridges")."""
+        state = turn.state
         if isinstance(move, CastleChoice | FiefChoice):
             raise IllegalMove("no-decision", "No castle decision is pending.")
         if player != state.current:
             raise IllegalMove("not-your-turn", f"It is seat {state.current}'s turn.")
         if state.in_hand < 0:
             raise IllegalMove("no-tile-in-hand", "No tile has been drawn.")
-        if not isinstance(move, Place | Bridged):
-            raise IllegalMove("no-bazaar", "No auction is under way.")
-        move = canonical(move)
         if isinstance(move, Bridged):
-            return play_bridged(state, player, move, rng)
-        assert isinstance(move, Place)
-        return play(state, player, move, rng)
+            play_bridged(turn, player, move, rng)
+        elif isinstance(move, Place):
+            play(turn, player, move, rng)
+        else:
+            raise IllegalMove("no-bazaar", "No auction is under way.")
 
     def bot_move(self, state: CarcassonneState, player: int, bot: random.Random) -> Move:
         """The random bot's move (:mod:`domain.carcassonne.bot`): uniform over the legal
@@ -200,14 +210,6 @@ class CarcassonneRules(RulesBase[CarcassonneState, Move]):
     def state_from_json(self, data: dict[str, Any]) -> CarcassonneState:
         """The state that :meth:`state_to_json` gave ``data`` for."""
         return state_from_json(data)
-
-    def evolve(self, state: CarcassonneState, event: Event) -> CarcassonneState:
-        """The state after ``event``, changed in place (:mod:`domain.carcassonne.evolve`)."""
-        handler = HANDLERS.get(event.type)
-        if handler is None:
-            return evolve_event(state, event)  # raises unknown-event
-        handler(state, event.data)
-        return state
 
     # -- reading --------------------------------------------------------------------
 
@@ -232,28 +234,18 @@ class CarcassonneRules(RulesBase[CarcassonneState, Move]):
     # -- move formats ---------------------------------------------------------------
 
     def parse_move(self, data: Any) -> Move:
-        """A move from JSON (:func:`domain.carcassonne.moves.parse_move`; the bazaar moves:
-        :func:`domain.carcassonne.bazaar_moves.parse_bazaar`)."""
-        if isinstance(data, dict) and data.get("type") in bazaar_moves.KINDS:
-            return bazaar_moves.parse_bazaar(data)
-        return move_formats.parse_move(data)
+        """A move from JSON (:func:`domain.carcassonne.every_move.parse_move`)."""
+        return every_move.parse_move(data)
 
     def move_to_json(self, move: Move) -> dict[str, Any]:
-        """The JSON form of a move."""
-        if isinstance(move, BazaarMove):
-            return bazaar_moves.bazaar_to_json(move)
-        return move_formats.move_to_json(move)
+        """The JSON form of a move (its ``to_json``)."""
+        return cast(dict[str, Any], move.to_json())
 
     def parse_notation(self, text: str) -> Move:
-        """A move from compact notation (``D@1,0r90+c0``)."""
-        if isinstance(text, str):
-            bazaar = bazaar_moves.parse_bazaar_notation(text.strip().upper())
-            if bazaar is not None:
-                return bazaar
-        return move_formats.parse_notation(text)
+        """A move from compact notation (``D@1,0r90+c0``;
+        :func:`domain.carcassonne.every_move.parse_notation`)."""
+        return every_move.parse_notation(text)
 
     def notation(self, move: Move) -> str:
-        """The compact notation of a move."""
-        if isinstance(move, BazaarMove):
-            return bazaar_moves.bazaar_notation(move)
-        return move_formats.notation(move)
+        """The compact notation of a move (its ``notation``)."""
+        return move.notation()

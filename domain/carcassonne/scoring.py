@@ -5,9 +5,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from domain.carcassonne.board import surrounded
+from domain.carcassonne.events import FINAL_FEATURE_SCORED, FeatureScored, Follower, Segment
 from domain.carcassonne.grid import xy
 from domain.carcassonne.state import NODE_BITS, CarcassonneState
 from domain.carcassonne.tiles import CITY, FIELD, KIND_NAMES, MONASTERY, ROAD, TYPES
@@ -46,17 +45,17 @@ def incomplete_value(kind: int, tiles: int, pennants: int) -> int:
     return tiles
 
 
-def ref(state: CarcassonneState, node: int) -> dict[str, Any]:
+def ref(state: CarcassonneState, node: int) -> Segment:
     """A segment as events and views name it: ``{"x", "y", "segment"}``."""
     pos, kind, _, _ = state.tiles[node >> NODE_BITS]
     x, y = xy(pos)
     return {"x": x, "y": y, "segment": TYPES[kind].segments[node & 15].id}
 
 
-def follower_refs(state: CarcassonneState, squares: list[int]) -> list[dict[str, Any]]:
+def follower_refs(state: CarcassonneState, squares: list[int]) -> list[Follower]:
     """The followers on the given squares as ``{"player", "x", "y", "segment"}``, by
     square."""
-    out = []
+    out: list[Follower] = []
     for pos in sorted(squares):
         player, segment = state.followers[pos]
         x, y = xy(pos)
@@ -65,30 +64,27 @@ def follower_refs(state: CarcassonneState, squares: list[int]) -> list[dict[str,
     return out
 
 
-def feature_event(
-    type_name: str,
+def feature_scored(
     *,
     kind: int,
-    at: dict[str, Any],
+    at: Segment,
     tiles: int,
     pennants: int,
     points: int,
-    followers: list[dict[str, Any]],
-) -> Event:
-    """``FeatureScored`` / ``FinalFeatureScored``: the feature (kind, a segment of it, its
-    size), its value, who scores it (the majority) and the followers that return."""
-    return Event(
-        type_name,
-        {
-            "feature": KIND_NAMES[kind],
-            "at": at,
-            "tiles": tiles,
-            "pennants": pennants,
-            "points": points,
-            "scorers": majority([f["player"] for f in followers]),
-            "followers": followers,
-        },
-    )
+    followers: list[Follower],
+) -> FeatureScored:
+    """The data of ``FeatureScored`` / ``FinalFeatureScored`` (docs/carcassonne.md,
+    "Events"): the feature (kind, a segment of it, its size), its value, who scores it (the
+    majority, rules "Majority") and the followers that return."""
+    return {
+        "feature": KIND_NAMES[kind],
+        "at": at,
+        "tiles": tiles,
+        "pennants": pennants,
+        "points": points,
+        "scorers": majority([f["player"] for f in followers]),
+        "followers": followers,
+    }
 
 
 def final_feature_events(state: CarcassonneState) -> list[Event]:
@@ -106,14 +102,15 @@ def final_feature_events(state: CarcassonneState) -> list[Event]:
         else:
             tiles = len(feature.tiles)
         events.append(
-            feature_event(
-                "FinalFeatureScored",
-                kind=feature.kind,
-                at=ref(state, first),
-                tiles=tiles,
-                pennants=feature.pennants,
-                points=incomplete_value(feature.kind, tiles, feature.pennants),
-                followers=follower_refs(state, feature.followers),
+            FINAL_FEATURE_SCORED(
+                feature_scored(
+                    kind=feature.kind,
+                    at=ref(state, first),
+                    tiles=tiles,
+                    pennants=feature.pennants,
+                    points=incomplete_value(feature.kind, tiles, feature.pennants),
+                    followers=follower_refs(state, feature.followers),
+                )
             )
         )
     return events

@@ -178,9 +178,9 @@ class CarcassonneState:
     history the recount replays."""
     bazaar: dict[str, Any] | None = None
     """A bazaar under way (expansion, rules "Bazaars"; JSON-safe; see
-    :mod:`domain.carcassonne.bazaars`): ``active`` (who placed the bazaar), ``variant``,
-    ``stage`` (``"auction"`` or ``"play"``), ``tiles`` (revealed, nobody's yet), ``won`` (per
-    seat its tile or null),
+    :mod:`domain.carcassonne.expansion.bazaars.auction`): ``active`` (who placed the
+    bazaar), ``variant``, ``stage`` (``"auction"`` or ``"play"``), ``tiles`` (revealed,
+    nobody's yet), ``won`` (per seat its tile or null),
     ``auctioneer``, ``lot``, ``bid``, ``bidder``, ``queue`` (seats still to answer) and
     ``turns`` (seats still to play their tile)."""
     bazaar_variant: str = "auction"

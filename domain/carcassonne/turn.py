@@ -1,38 +1,49 @@
-"""The events of one turn, worked out without changing the state (docs/carcassonne.md,
+"""The events of a turn, emitted into a :class:`~domain.turn.Turn` (docs/carcassonne.md,
 "Base game": place the drawn tile, optionally deploy one follower, score what it completed —
 after the follower step —, then the next player draws; "The game ends after the turn in
-which the last tile is placed"; "Final scoring").
+which the last tile is placed"; "Final scoring"). With the expansion the turn sequence also
+runs the castle, bridge and bazaar steps of :mod:`domain.carcassonne.expansion`.
 
-Draw on demand (docs/carcassonne.md, "Draw on demand"): each draw takes ``rng.below(n)``
-over the ``n`` tiles left in the stack, listed type by type in catalogue order (A, A, B, B,
-B, B, C, D, ...), and records the tile in ``TileDrawn`` with the stream position; a
-scenario's listed tiles come first and take no number ("Scenario games"). A drawn
-tile that fits nowhere is discarded (``TileDiscarded``) and the same player draws again.
+Every later step reads ``turn.state``, the table after the events emitted so far, evolved by
+the game's own handlers (docs/architecture.md, "One way to decide a move"). A drawn tile
+that fits nowhere is discarded (``TileDiscarded``) and the same player draws again
+(docs/carcassonne.md, "Draw on demand").
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from domain.carcassonne.bazaar_turn import bazaar_turns, opening
 from domain.carcassonne.board import Group, analyse
-from domain.carcassonne.bridges import bridge_placements
-from domain.carcassonne.castles import vacated_events
 from domain.carcassonne.completion import Completion, completions
-from domain.carcassonne.evolve import evolve
+from domain.carcassonne.events import (
+    FEATURE_SCORED,
+    FOLLOWER_DEPLOYED,
+    GAME_ENDED,
+    TILE_DISCARDED,
+    TILE_DRAWN,
+    TILE_PLACED,
+    Breakdown,
+    Segment,
+    TilePlaced,
+)
+from domain.carcassonne.expansion.bazaars.turn import bazaar_turns, bid, opening
+from domain.carcassonne.expansion.bridges.moves import Bridged
+from domain.carcassonne.expansion.bridges.placement import placeable
+from domain.carcassonne.expansion.bridges.turn import lay_bridge
+from domain.carcassonne.expansion.castles.turn import answer, resolve, vacated_events
 from domain.carcassonne.farms import farm_events
-from domain.carcassonne.grid import DELTAS, pos_of, xy
+from domain.carcassonne.grid import pos_of, xy
 from domain.carcassonne.moves import Place
-from domain.carcassonne.placement import has_placement
+from domain.carcassonne.placement import has_placement_apart
 from domain.carcassonne.scoring import (
     completed_value,
-    feature_event,
+    feature_scored,
     final_feature_events,
     follower_refs,
     ranking,
     ref,
 )
-from domain.carcassonne.state import NODE_BITS, PLAY, CarcassonneState
+from domain.carcassonne.stack import next_tile
+from domain.carcassonne.state import NODE_BITS, CarcassonneState
 from domain.carcassonne.tiles import (
     ALL_FITS,
     AXES,
@@ -42,59 +53,45 @@ from domain.carcassonne.tiles import (
     TYPE_INDEX,
     TYPES,
 )
-from domain.protocol import Event, IllegalMove
+from domain.errors import IllegalMove
+from domain.events import Event
 from domain.randomness import RandomStream
+from domain.turn import Turn
 
 
-def draw(stack: list[int], rng: RandomStream) -> int:
-    """One tile drawn uniformly from the stack (counts per type; changed in place): the
-    ``rng.below(n)``-th of the ``n`` tiles left in catalogue order."""
-    index = rng.below(sum(stack))
-    for kind, count in enumerate(stack):
-        if index < count:
-            stack[kind] -= 1
-            return kind
-        index -= count
-    raise AssertionError("unreachable: the index is below the stack size")
+def draw_tile(
+    turn: Turn[CarcassonneState], player: int, rng: RandomStream, placed: int = -1
+) -> bool:
+    """``player`` draws (``TileDrawn``) until a tile can be placed — with the expansion
+    maybe only with a bridge (rules, "Bridges") — each other one discarded
+    (``TileDiscarded``); False when the stack ran out first. A scenario's listed tiles come
+    first, without random numbers (docs/carcassonne.md, "Scenario games").
 
-
-def draw_events(
-    stack: list[int],
-    script: list[int],
-    frontier: dict[int, int],
-    player: int,
-    rng: RandomStream,
-    *,
-    bridged: Callable[[int], bool] | None = None,
-) -> list[Event]:
-    """``player`` draws until a tile fits somewhere on ``frontier`` — or, with the
-    expansion, can be placed with a bridge (``bridged``) — or the stack is empty; each
-    unplaceable tile is discarded; ``stack`` and ``script`` are changed in place. A
-    scenario's listed tiles (``script``) are drawn first, in order, without random
-    numbers."""
-    events = []
-    while any(stack):
-        if script:
-            kind = script.pop(0)
-            stack[kind] -= 1
-        else:
-            kind = draw(stack, rng)
+    ``placed``: the square of the tile placed in this turn of the base game, whose events
+    take no tile from the stack: the stack is then read before the turn, and a drawn tile
+    that fits a square of the frontier away from ``placed`` (where the placement changed
+    nothing) fits after it too, without looking at the table after the turn; only otherwise
+    is ``turn.state`` read."""
+    table = turn.before if placed >= 0 else turn.state
+    while any(table.stack):
+        kind = next_tile(table.stack, table.script, rng)
         letter = TYPES[kind].letter
-        events.append(
-            Event(
-                "TileDrawn",
-                {
-                    "player": player,
-                    "tile": letter,
-                    "tiles_left": sum(stack),
-                    "random_position": rng.position,
-                },
-            )
+        drawn = TILE_DRAWN(
+            {
+                "player": player,
+                "tile": letter,
+                "tiles_left": table.tiles_left - 1,
+                "random_position": rng.position,
+            }
         )
-        if has_placement(frontier, kind) or (bridged is not None and bridged(kind)):
-            break
-        events.append(Event("TileDiscarded", {"player": player, "tile": letter}))
-    return events
+        turn.emit(drawn)
+        if placed >= 0 and has_placement_apart(table.frontier, kind, placed):
+            return True
+        if placeable(turn.state):
+            return True
+        turn.emit(TILE_DISCARDED({"player": player, "tile": letter}))
+        table, placed = turn.state, -1
+    return False
 
 
 def check_place(
@@ -125,6 +122,8 @@ def check_place(
 
 
 def _occupied(state: CarcassonneState, groups: list[Group], segment: int) -> bool:
+    """Whether the feature ``segment`` of the new tile joins already holds a follower
+    (rules, "Deploying")."""
     for group in groups:
         if segment in group.segments:
             return any(state.features[f].followers for f in group.features)
@@ -132,110 +131,115 @@ def _occupied(state: CarcassonneState, groups: list[Group], segment: int) -> boo
 
 
 def play(
-    state: CarcassonneState, player: int, move: Place, rng: RandomStream, kind: int = -1
-) -> list[Event]:
-    """The events of ``player`` placing the drawn tile: ``TilePlaced``, maybe
-    ``FollowerDeployed``, a ``FeatureScored`` per completed feature with followers, then
-    the next draw (or the final scoring and ``GameEnded``). Never changes ``state``.
-    ``kind``: the tile's bridged variant when it gets a bridge (``TilePlaced`` then says
-    ``"bridge"``: its axis on the table; rules, "Bridges")."""
+    turn: Turn[CarcassonneState], player: int, move: Place, rng: RandomStream, kind: int = -1
+) -> None:
+    """``player`` places the drawn tile: ``TilePlaced``, maybe ``FollowerDeployed``, a
+    ``FeatureScored`` per completed feature with followers, then the next draw (or the final
+    scoring and ``GameEnded``); with the expansion the castle steps and the bazaar come
+    between. ``kind``: the tile's bridged variant when it gets a bridge (``TilePlaced`` then
+    says ``"bridge"``: its axis on the table; rules, "Bridges"). Raises ``IllegalMove``
+    before emitting the placement."""
+    state = turn.state
     kind = state.in_hand if kind < 0 else kind
     pos, turns, segment = check_place(state, player, move, kind)
     orientation = ORIENTATIONS[kind][turns]
     groups = analyse(state, pos, orientation)
+    if segment >= 0 and _occupied(state, groups, segment):
+        raise IllegalMove("feature-occupied", "That feature already holds a follower.")
     x, y = xy(pos)
-    placed = {"player": player, "tile": move.tile, "x": x, "y": y, "rotation": move.rotation}
+    placed: TilePlaced = {
+        "player": player,
+        "tile": move.tile,
+        "x": x,
+        "y": y,
+        "rotation": move.rotation,
+    }
     if kind != state.in_hand:
         placed["bridge"] = AXES[BRIDGE_AXIS[kind] ^ (turns & 1)]
-    events = [Event("TilePlaced", placed)]
+    expansion = state.expansion
+    scored = [] if expansion else completions(state, pos, orientation, groups)
+    turn.emit(TILE_PLACED(placed))
     if segment >= 0:
-        if _occupied(state, groups, segment):
-            raise IllegalMove("feature-occupied", "That feature already holds a follower.")
-        events.append(
-            Event(
-                "FollowerDeployed",
-                {
-                    "player": player,
-                    "x": x,
-                    "y": y,
-                    "segment": move.follower,
-                    "role": ROLES[TYPES[kind].segments[segment].kind],
-                },
-            )
+        piece = TYPES[kind].segments[segment]
+        role = ROLES[piece.kind]
+        deployed = FOLLOWER_DEPLOYED(
+            {"player": player, "x": x, "y": y, "segment": piece.id, "role": role}
         )
+        turn.emit(deployed)
+    if expansion:
+        resolve(turn)
+        if turn.state.pending is None:
+            next_turn(turn, player, rng)
+        return
+    for done in scored:
+        event = _scored(state, done, pos, player, segment, kind=kind)
+        if event is not None:
+            turn.emit(event)
+    ordinary(turn, player, rng, placed=pos)
+
+
+def play_bridged(
+    turn: Turn[CarcassonneState], player: int, move: Bridged, rng: RandomStream
+) -> None:
+    """A placement with a bridge (rules, "Bridges"): ``BridgePlaced`` first for a bridge on
+    a neighbour, then the turn as usual (:func:`play`); a bridge on the tile itself is in
+    its ``TilePlaced``. Raises ``IllegalMove`` before emitting anything."""
+    play(turn, player, move.place, rng, lay_bridge(turn, player, move))
+
+
+def answer_castle(
+    turn: Turn[CarcassonneState], player: int, move: object, rng: RandomStream
+) -> None:
+    """``player`` answers the pending castle or fief decision (rules, "Castles"), and once
+    no decision is pending the turn sequence resumes after the turn of the last placed
+    tile's player (:func:`next_turn`)."""
+    answer(turn, player, move)
+    state = turn.state
+    if state.pending is None:
+        next_turn(turn, state.tiles[-1][3], rng)
+
+
+def auction(turn: Turn[CarcassonneState], player: int, move: object, rng: RandomStream) -> None:
+    """``player``'s auction move (rules, "Bazaars"), and once every revealed tile has an
+    owner the first bazaar turn (:func:`next_turn` of the active player)."""
+    bid(turn, player, move)
+    bazaar = turn.state.bazaar
+    if bazaar is not None and bazaar["stage"] == "play":
+        next_turn(turn, bazaar["active"], rng)
+
+
+def next_turn(turn: Turn[CarcassonneState], player: int, rng: RandomStream) -> None:
+    """After ``player``'s turn: with the expansion the auction a bazaar opens or the next
+    bazaar turn (:mod:`domain.carcassonne.expansion.bazaars.turn`); else the next seat's
+    draw, or the final scoring when the stack is empty."""
+    state = turn.state
     if state.expansion:
-        from domain.carcassonne.castle_turn import resolve  # noqa: PLC0415 - imports this module
-
-        work = state.clone()
-        for event in events:
-            evolve(work, event)
-        events += resolve(work)
-        return events if work.pending is not None else events + next_turn(work, player, rng)
-    for done in completions(state, pos, orientation, groups):
-        events += _scored(state, done, pos, player, segment, kind=kind)
-    frontier = dict(state.frontier)
-    del frontier[pos]
-    for side in range(4):
-        square = pos + DELTAS[side]
-        if square not in state.board:
-            frontier[square] = frontier.get(square, 0) | orientation.faces[side]
-    following = (player + 1) % state.players
-    bridged = _with_bridge(state, events, following) if state.expansion else None
-    events += draw_events(
-        list(state.stack), list(state.script), frontier, following, rng, bridged=bridged
-    )
-    if events[-1].type != "TileDrawn":
-        events += end_events(state, events, rng.seed)
-    return events
+        if opening(turn, player, rng):
+            return
+        if state.bazaar is not None:
+            active = bazaar_turns(turn, rng, draw_tile)
+            if active >= 0:
+                ordinary(turn, active, rng)
+            return
+    ordinary(turn, player, rng)
 
 
-def next_turn(work: CarcassonneState, player: int, rng: RandomStream) -> list[Event]:
-    """After ``player``'s turn, worked out on ``work`` (the table with the turn's events
-    evolved): with the expansion the auction a bazaar opens or the next bazaar turn
-    (:mod:`domain.carcassonne.bazaar_turn`); else the next seat's draw, or the final
-    scoring when the stack is empty (and no bazaar tile is pending)."""
-    if work.expansion:
-        opened = opening(work, player, rng)
-        if opened or work.bazaar is None:
-            return opened or _ordinary(work, player, rng)
-        return bazaar_turns(work.clone(), rng, _ordinary, _with_bridge)
-    return _ordinary(work, player, rng)
-
-
-def _ordinary(work: CarcassonneState, player: int, rng: RandomStream) -> list[Event]:
-    following = (player + 1) % work.players
-    bridged = _with_bridge(work, [], following)
-    draws = draw_events(
-        list(work.stack), list(work.script), work.frontier, following, rng, bridged=bridged
-    )
-    if not draws or draws[-1].type != "TileDrawn":
-        draws += end_events(work, draws, rng.seed)
-    return draws
-
-
-def _with_bridge(state: CarcassonneState, turn: list[Event], player: int) -> Callable[[int], bool]:
-    """Whether ``player`` could place a tile of a type with a bridge on the table after
-    ``turn`` (rules, "Bridges": a placement may be legal only with one); the table is
-    worked out on a clone, and only when a drawn tile fits nowhere as it is."""
-    tables: list[CarcassonneState] = []
-
-    def bridged(kind: int) -> bool:
-        if not tables:
-            tables.append(state.clone())
-            for event in turn:
-                evolve(tables[0], event)
-        work = tables[0]
-        work.in_hand, work.current, work.phase = kind, player, PLAY
-        return bool(bridge_placements(work, player))
-
-    return bridged
+def ordinary(
+    turn: Turn[CarcassonneState], player: int, rng: RandomStream, placed: int = -1
+) -> None:
+    """The seat after ``player`` draws (:func:`draw_tile`; ``placed`` as there); when the
+    stack runs out, the final scoring (:func:`end_game`)."""
+    following = (player + 1) % turn.before.players
+    if not draw_tile(turn, following, rng, placed):
+        end_game(turn, rng.seed)
 
 
 def _scored(
     state: CarcassonneState, done: Completion, pos: int, player: int, segment: int, *, kind: int
-) -> list[Event]:
-    """``FeatureScored`` for a completed feature with followers (the one deployed this
-    turn included), else nothing."""
+) -> Event | None:
+    """``FeatureScored`` for a feature the placement on ``pos`` completes (foreseen on the
+    table before it, ``state``), with followers — the one deployed this turn included
+    (rules, "Scoring a completed feature"); else nothing."""
     followers = follower_refs(state, done.followers)
     if segment >= 0 and segment in done.segments:
         x, y = xy(pos)
@@ -243,57 +247,46 @@ def _scored(
         followers.append({"player": player, "x": x, "y": y, "segment": piece.id})
         followers.sort(key=lambda f: (f["x"], f["y"]))
     if not followers:
-        return []
-    return [
-        feature_event(
-            "FeatureScored",
+        return None
+    new = done.ref >> NODE_BITS >= len(state.tiles)
+    return FEATURE_SCORED(
+        feature_scored(
             kind=done.kind,
-            at=_new_ref(done.ref, pos, kind)
-            if done.ref >> NODE_BITS >= len(state.tiles)
-            else ref(state, done.ref),
+            at=_new_ref(done.ref, pos, kind) if new else ref(state, done.ref),
             tiles=done.tiles,
             pennants=done.pennants,
             points=completed_value(done.kind, done.tiles, done.pennants, state.small_city),
             followers=followers,
         )
-    ]
+    )
 
 
-def _new_ref(node: int, pos: int, kind: int) -> dict[str, object]:
+def _new_ref(node: int, pos: int, kind: int) -> Segment:
+    """A segment of the tile being placed on ``pos``, as events name it."""
     x, y = xy(pos)
     return {"x": x, "y": y, "segment": TYPES[kind].segments[node & 15].id}
 
 
-def end_events(state: CarcassonneState, turn: list[Event], seed: str) -> list[Event]:
-    """The final scoring after the last turn (worked out on a clone with that turn's events
-    evolved): ``FinalFeatureScored`` events, ``FarmScored`` events and ``GameEnded`` with
-    the final scores, ranks, winners, a breakdown and the revealed seed."""
-    work = state.clone()
-    for event in turn:
-        evolve(work, event)
-    during_play = list(work.scores)
-    events = final_feature_events(work) + vacated_events(work)
-    for event in events:
-        evolve(work, event)
-    after_features = list(work.scores)
-    farms = farm_events(work)
-    for event in farms:
-        evolve(work, event)
-    scores = list(work.scores)
+def end_game(turn: Turn[CarcassonneState], seed: str) -> None:
+    """The final scoring after the last turn (rules, "Final scoring"): the
+    ``FinalFeatureScored`` events (and, with the expansion, ``CastleVacated``), the
+    ``FarmScored`` events, and ``GameEnded`` with the final scores, ranks, winners, a
+    breakdown and the revealed seed."""
+    state = turn.state
+    during_play = list(state.scores)
+    for event in final_feature_events(state) + vacated_events(state):
+        turn.emit(event)
+    after_features = list(turn.state.scores)
+    for event in farm_events(turn.state):
+        turn.emit(event)
+    scores = list(turn.state.scores)
     ranks, winners = ranking(scores)
-    breakdown = {
+    breakdown: Breakdown = {
         "play": during_play,
         "features": [a - b for a, b in zip(after_features, during_play, strict=True)],
         "farms": [a - b for a, b in zip(scores, after_features, strict=True)],
     }
-    ended = Event(
-        "GameEnded",
-        {
-            "scores": scores,
-            "ranks": ranks,
-            "winners": winners,
-            "breakdown": breakdown,
-            "seed": seed,
-        },
+    ended = GAME_ENDED(
+        {"scores": scores, "ranks": ranks, "winners": winners, "breakdown": breakdown, "seed": seed}
     )
-    return [*events, *farms, ended]
+    turn.emit(ended)

@@ -6,12 +6,16 @@ is nothing hidden to redact: every viewer sees the same; docs/carcassonne.md, "V
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NotRequired
 
-from domain.carcassonne.bazaars import deciding
+from typing_extensions import TypedDict
+
 from domain.carcassonne.board import surrounded
-from domain.carcassonne.castles import squares_json
+from domain.carcassonne.events import Segment, Square
 from domain.carcassonne.expansion import EXPANSION
+from domain.carcassonne.expansion.bazaars.auction import deciding
+from domain.carcassonne.expansion.castles.events import FiefOption
+from domain.carcassonne.expansion.castles.sites import squares_json
 from domain.carcassonne.farms import CASTLE_POINTS, describe
 from domain.carcassonne.grid import xy
 from domain.carcassonne.scoring import incomplete_value, ref
@@ -36,6 +40,121 @@ from domain.carcassonne.tiles import (
 )
 from domain.jsonvalue import copy_json
 from domain.protocol import Outcome, Viewer
+
+
+class FeatureView(TypedDict):
+    """An incomplete road, city or monastery, or a field with farmers: its segments, the
+    seats of its followers and what it would score at the end as it stands."""
+
+    kind: str
+    segments: list[Segment]
+    followers: list[int]
+    value: int
+    tiles: NotRequired[int]
+    open_ends: NotRequired[int]
+    pennants: NotRequired[int]
+    completed_cities: NotRequired[int]
+
+
+class TileView(TypedDict):
+    """A tile on the table; with the expansion its ``bridge`` axis (``null``: none)."""
+
+    x: int
+    y: int
+    tile: str
+    rotation: int
+    edges: str
+    placed_by: int | None
+    bridge: NotRequired[str | None]
+
+
+class FollowerView(TypedDict):
+    """A follower on the table and its role (knight, thief, farmer, monk)."""
+
+    player: int
+    x: int
+    y: int
+    segment: str
+    role: str
+
+
+class PlayerView(TypedDict):
+    """A seat's score and supply; with the expansion its bridge and castle tokens."""
+
+    seat: int
+    score: int
+    followers: int
+    bridges: NotRequired[int]
+    castles: NotRequired[int]
+
+
+OptionsView = TypedDict(
+    "OptionsView",
+    {"farmers": str, "small-city-points": int, "expansions": NotRequired[list[str]]},
+)
+"""The options that shape the table."""
+
+
+class CastleView(TypedDict):
+    """A castle (expansion, rules "Castles"): a segment of its city, its owner, its squares
+    and fief, whether its follower still stands, the points it scored (``null``: not yet)."""
+
+    at: Segment
+    player: int
+    tiles: list[Square]
+    fief: list[Square]
+    occupied: bool
+    points: int | None
+
+
+class DecisionView(TypedDict):
+    """The castle decision the game waits for: ``kind`` (``castle`` or ``fief``), who
+    decides, the city or castle, and for a fief the features it may score."""
+
+    kind: str
+    player: int
+    at: Segment
+    options: NotRequired[list[FiefOption]]
+
+
+class BazaarView(TypedDict):
+    """The bazaar under way (expansion, rules "Bazaars"; docs/carcassonne.md, "View")."""
+
+    active: int
+    variant: str
+    stage: str
+    tiles: list[str]
+    won: list[str | None]
+    auctioneer: int
+    lot: str | None
+    bid: int
+    bidder: int
+    queue: list[int]
+    turns: list[int]
+
+
+class CarcassonneView(TypedDict):
+    """What every viewer sees (docs/carcassonne.md, "View"); with the expansion also the
+    castles, the pending castle decision and the bazaar."""
+
+    game: str
+    options: OptionsView
+    phase: str
+    turn: int
+    current_players: list[int]
+    viewer: int | None
+    tile_in_hand: str | None
+    tiles_left: int
+    stack: dict[str, int]
+    discarded: list[str]
+    board: list[TileView]
+    followers: list[FollowerView]
+    features: list[FeatureView]
+    players: list[PlayerView]
+    scores: list[int]
+    castles: NotRequired[list[CastleView]]
+    decision: NotRequired[DecisionView | None]
+    bazaar: NotRequired[BazaarView | None]
 
 
 def _feature(state: CarcassonneState, first: int, feature: Feature) -> dict[str, Any]:
@@ -148,8 +267,8 @@ def view(state: CarcassonneState, viewer: Viewer) -> dict[str, Any]:
 
 def acting(state: CarcassonneState) -> list[int]:
     """Who must act: the seat deciding a castle question, the seat acting in an auction
-    (:func:`domain.carcassonne.bazaars.deciding`), else the seat holding the drawn tile;
-    nobody before the first draw or after the end."""
+    (:func:`domain.carcassonne.expansion.bazaars.auction.deciding`), else the seat holding
+    the drawn tile; nobody before the first draw or after the end."""
     if state.pending is not None:
         return [state.pending["player"]]
     seat = deciding(state)

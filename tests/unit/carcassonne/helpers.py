@@ -11,13 +11,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.carcassonne import CARCASSONNE, CarcassonneState, Place
+from domain.carcassonne.evolve import EVENTS
 from domain.carcassonne.invariants import history
 from domain.carcassonne.recount import recount
 from domain.carcassonne.state import PLAY
 from domain.carcassonne.tiles import TYPE_INDEX
-from domain.carcassonne.turn import end_events
+from domain.carcassonne.turn import end_game
 from domain.protocol import Event
 from domain.randomness import RandomStream
+from domain.turn import Turn
 
 PLACEMENT = ("BridgePlaced", "TilePlaced", "FollowerDeployed", "FeatureScored")
 
@@ -63,7 +65,9 @@ def build(state: CarcassonneState, *steps: str | tuple[str, int]) -> list[Event]
 def finish(state: CarcassonneState) -> list[Event]:
     """The final scoring of the board as it stands (as if the stack were empty), evolved;
     checks that the independent recount agrees with the engine."""
-    events = end_events(state, [], "scenario")
+    turn = Turn(state, EVENTS, CarcassonneState.clone)
+    end_game(turn, "scenario")
+    events = turn.events
     for event in events:
         CARCASSONNE.evolve(state, event)
     scores, problems = recount(state.players, state.farmers, state.small_city, history(state))

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from domain.carcassonne import CARCASSONNE, CarcassonneState
-from domain.carcassonne.bazaar_moves import MAX_BID, Bid, Deal, Pass, Pick
-from domain.carcassonne.moves import Move, Place
+from domain.carcassonne.every_move import Move
+from domain.carcassonne.expansion.bazaars.moves import MAX_BID, Bid, Deal, Pass, Pick
+from domain.carcassonne.moves import Place
 from domain.protocol import Event, IllegalMove, InvalidMove, Viewer
 from domain.randomness import RandomStream
 from tests.unit.carcassonne.helpers import random_game

@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 
 from domain.carcassonne import CARCASSONNE, CarcassonneState
-from domain.carcassonne.bridges import variant_on
+from domain.carcassonne.expansion.bridges.moves import Bridged
+from domain.carcassonne.expansion.bridges.placement import variant_on
 from domain.carcassonne.grid import pos_of
-from domain.carcassonne.moves import Bridged
 from domain.carcassonne.state import NODE_BITS, PLAY
 from domain.carcassonne.tiles import TYPE_INDEX
 from domain.protocol import IllegalMove, Viewer

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from domain.carcassonne import CARCASSONNE, CarcassonneState
-from domain.carcassonne.moves import CastleChoice, FiefChoice
+from domain.carcassonne.expansion.castles.moves import CastleChoice, FiefChoice
 from domain.carcassonne.state import PLAY
 from domain.carcassonne.tiles import TYPE_INDEX
 from domain.protocol import Event, IllegalMove, Viewer

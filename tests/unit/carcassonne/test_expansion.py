@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from domain.carcassonne import CARCASSONNE
-from domain.carcassonne.moves import Bridged
+from domain.carcassonne.expansion.bridges.moves import Bridged
 from domain.carcassonne.tiles import CATALOGUE_TYPES, TYPE_INDEX
 from domain.protocol import Event, InvalidOptions, Viewer
 from domain.randomness import RandomStream

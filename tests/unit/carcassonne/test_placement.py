@@ -8,13 +8,14 @@ from itertools import islice
 
 from domain.carcassonne import CARCASSONNE, CarcassonneState
 from domain.carcassonne.catalogue import CATALOGUE
-from domain.carcassonne.evolve import evolve
+from domain.carcassonne.evolve import EVENTS
 from domain.carcassonne.grid import xy
 from domain.carcassonne.invariants import history
 from domain.carcassonne.recount import Recount, turned
 from domain.carcassonne.tiles import BASE_COUNTS, TYPE_INDEX, TYPES
-from domain.carcassonne.turn import draw_events
+from domain.carcassonne.turn import draw_tile
 from domain.randomness import RandomStream
+from domain.turn import Turn
 
 from .helpers import build, random_game, table
 
@@ -152,15 +153,16 @@ def test_a_tile_that_fits_nowhere_is_discarded_and_another_drawn() -> None:
     stack[TYPE_INDEX["U"]] = 1
     seen = set()
     for seed in range(40):
-        events = draw_events(list(stack), [], state.frontier, 1, RandomStream(f"d{seed}", 0))
+        before = state.clone()
+        before.stack = list(stack)
+        turn = Turn(before, EVENTS, CarcassonneState.clone)
+        draw_tile(turn, 1, RandomStream(f"d{seed}", 0))
+        events = turn.events
         kinds = [(e.type, e.data["tile"]) for e in events]
         seen.add(tuple(kinds))
         if kinds[0] == ("TileDrawn", "C"):
             assert kinds == [("TileDrawn", "C"), ("TileDiscarded", "C"), ("TileDrawn", "U")]
-            work = state.clone()
-            work.stack = list(stack)
-            for event in events:
-                evolve(work, event)
+            work = turn.state
             assert work.discarded == [TYPE_INDEX["C"]] and work.in_hand == TYPE_INDEX["U"]
             assert work.current == 1 and work.tiles_left == 0
         else:

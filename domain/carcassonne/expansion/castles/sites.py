@@ -1,8 +1,6 @@
-"""Castles (expansion Bridges, Castles & Bazaars; docs/carcassonne.md, "Castles";
+"""Castle sites (expansion Bridges, Castles & Bazaars; docs/carcassonne.md, "Castles";
 seed 001, "Замки"): which completed city may become a castle, a castle's fief, the
-features a tile completes that may trigger a castle, and how the castle events change the
-state (``CastleOffered``, ``CastleBuilt``, ``CastleDeclined``, ``FiefOffered``,
-``CastleScored``, ``CastleVacated``; docs/carcassonne.md, "Castles").
+features a tile completes that may trigger a castle, and what may trigger one.
 
 A castle stays the city feature it was (complete, its follower on it); the state lists it
 in ``sites`` (:class:`~domain.carcassonne.state.Castle`).
@@ -10,17 +8,16 @@ in ``sites`` (:class:`~domain.carcassonne.state.Castle`).
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from domain.carcassonne.board import surrounded
 from domain.carcassonne.catalogue import CATALOGUE
+from domain.carcassonne.events import Segment, Square
+from domain.carcassonne.expansion.castles.events import FiefOption
 from domain.carcassonne.grid import AROUND, EAST, SOUTH, pos_of, xy
-from domain.carcassonne.scoring import completed_value, follower_refs, ref
-from domain.carcassonne.state import NODE_BITS, CarcassonneState, Castle, stamp
+from domain.carcassonne.scoring import completed_value, ref
+from domain.carcassonne.state import NODE_BITS, CarcassonneState
 from domain.carcassonne.tiles import CITY, KIND_NAMES, MONASTERY, ROAD, TYPES
-from domain.protocol import Event
-
-Data = dict[str, Any]
 
 _BASES = {
     tile["type"]: frozenset(i for i, city in enumerate(tile["cities"]) if city["castle_base"])
@@ -91,7 +88,7 @@ def in_fief(state: CarcassonneState, fid: int, fief: tuple[int, ...]) -> bool:
     return any(square in fief for square in feature.tiles)
 
 
-def site_of(state: CarcassonneState, at: Data) -> int:
+def site_of(state: CarcassonneState, at: Segment) -> int:
     """The index in ``sites`` of the castle named by a segment of its city."""
     k = state.board[pos_of(at["x"], at["y"])]
     node = k << NODE_BITS | TYPES[state.tiles[k][1]].segment_index(at["segment"])
@@ -99,12 +96,12 @@ def site_of(state: CarcassonneState, at: Data) -> int:
     return next(i for i, site in enumerate(state.sites) if site.fid == fid)
 
 
-def options_for(state: CarcassonneState, index: int, direct: list[int]) -> list[Data]:
+def options_for(state: CarcassonneState, index: int, direct: list[int]) -> list[FiefOption]:
     """What may trigger castle ``index`` now: the completed features of this turn in its
     fief (``direct``: those not turned into castles), then the castles that scored this turn
     with a tile in it (chains); each ``{"feature", "at", "points"}``."""
     fief = state.sites[index].fief
-    out = [
+    out: list[FiefOption] = [
         {
             "feature": KIND_NAMES[state.features[f].kind],
             "at": ref(state, min(state.features[f].nodes)),
@@ -119,93 +116,10 @@ def options_for(state: CarcassonneState, index: int, direct: list[int]) -> list[
     return out
 
 
-def squares_json(squares: tuple[int, ...]) -> list[Data]:
+def squares_json(squares: tuple[int, ...]) -> list[Square]:
     """Squares as ``{"x", "y"}``."""
-    return [dict(zip(("x", "y"), xy(s), strict=True)) for s in squares]
-
-
-def castle_offered(state: CarcassonneState, data: Data) -> None:
-    """``CastleOffered``: the city's owner must choose, castle or points."""
-    state.pending = {"kind": "castle", "player": data["player"], "at": dict(data["at"])}
-
-
-def fief_offered(state: CarcassonneState, data: Data) -> None:
-    """``FiefOffered``: the castle's owner must choose which feature it scores."""
-    state.pending = {
-        "kind": "fief",
-        "player": data["player"],
-        "at": dict(data["castle"]),
-        "options": [dict(o, at=dict(o["at"])) for o in data["options"]],
-    }
-
-
-def castle_declined(state: CarcassonneState, data: Data) -> None:
-    """``CastleDeclined``: the city is scored as usual (the ``FeatureScored`` after it)."""
-    state.pending = None
-
-
-def castle_built(state: CarcassonneState, data: Data) -> None:
-    """``CastleBuilt``: a castle token on the city; its follower stays; no points."""
-    at = data["at"]
-    k = state.board[pos_of(at["x"], at["y"])]
-    fid = state.feat[k << NODE_BITS | TYPES[state.tiles[k][1]].segment_index(at["segment"])]
-    feature = state.features[fid]
-    a, b = sorted(feature.tiles)
-    follower = data["follower"]
-    state.sites.append(
-        Castle(
-            data["player"],
-            fid,
-            min(feature.nodes),
-            (a, b),
-            fief_of(a, b),
-            state.turn,
-            pos_of(follower["x"], follower["y"]),
-        )
-    )
-    state.castles[data["player"]] -= 1
-    state.pending = None
-
-
-def _release(state: CarcassonneState, site: Castle) -> None:
-    player, _ = state.followers.pop(site.follower)
-    feature = state.features[site.fid]
-    feature.followers.remove(site.follower)
-    stamp(state, feature)
-    state.supply[player] += 1
-    site.follower = -1
-
-
-def castle_scored(state: CarcassonneState, data: Data) -> None:
-    """``CastleScored``: the owner gains the points; the follower returns; the token stays."""
-    site = state.sites[site_of(state, data["castle"])]
-    site.scored, site.points = state.turn, data["points"]
-    state.scores[data["player"]] += data["points"]
-    _release(state, site)
-    if state.pending is not None:
-        chosen = data["source"]["at"]
-        state.fief_log.append((len(state.tiles), chosen["x"], chosen["y"], chosen["segment"]))
-    state.pending = None
-
-
-def castle_vacated(state: CarcassonneState, data: Data) -> None:
-    """``CastleVacated`` (end of the game): an occupied castle scores nothing; its follower
-    is removed."""
-    _release(state, state.sites[site_of(state, data["castle"])])
-
-
-def vacated_events(state: CarcassonneState) -> list[Event]:
-    """``CastleVacated`` for every occupied castle at the end of the game, in the order
-    built (rules, "End of game": no points; the follower is removed)."""
-    return [
-        Event(
-            "CastleVacated",
-            {
-                "player": site.owner,
-                "castle": ref(state, site.node),
-                "follower": follower_refs(state, [site.follower])[0],
-            },
-        )
-        for site in state.sites
-        if site.follower >= 0
-    ]
+    out: list[Square] = []
+    for square in squares:
+        x, y = xy(square)
+        out.append({"x": x, "y": y})
+    return out

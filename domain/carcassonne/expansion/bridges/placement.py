@@ -1,4 +1,5 @@
-"""Bridges (expansion Bridges, Castles & Bazaars; docs/carcassonne.md, "The expansion"):
+"""Where bridges may lie (expansion Bridges, Castles & Bazaars; docs/carcassonne.md, "The
+expansion"):
 one per turn, on the tile just placed or on an orthogonal neighbour, straight across N-S or
 W-E between two field edges of that tile, at most one per tile, no placed tile facing a
 bridge end with a non-road edge. A bridge is one more road segment (``b0``) over the
@@ -15,10 +16,12 @@ and completes nothing by itself. A bridge on the tile just placed is part of ``T
 
 from __future__ import annotations
 
-from domain.carcassonne.grid import DELTAS, pos_of, xy
-from domain.carcassonne.moves import Bridged, Place
-from domain.carcassonne.placement import free_segments, square_slots
-from domain.carcassonne.state import NODE_BITS, CarcassonneState, Feature
+from typing import Final
+
+from domain.carcassonne.expansion.bridges.moves import Bridged
+from domain.carcassonne.grid import DELTAS, xy
+from domain.carcassonne.placement import free_segments, has_placement, square_slots
+from domain.carcassonne.state import CarcassonneState
 from domain.carcassonne.tiles import (
     ALL_FITS,
     AXES,
@@ -26,16 +29,14 @@ from domain.carcassonne.tiles import (
     EDGE_CODES,
     FITS,
     LOOKALIKES,
-    ROAD,
     ROTATIONS,
     SEGMENT_SLOTS,
     TYPES,
     VARIANTS,
 )
-from domain.protocol import Event, IllegalMove
-from domain.randomness import RandomStream
 
-_ROAD_CODE = EDGE_CODES["R"]
+ROAD_CODE: Final = EDGE_CODES["R"]
+"""The constraint code of a road edge (:mod:`domain.carcassonne.tiles`)."""
 
 
 def variant_on(state: CarcassonneState, pos: int, axis: int) -> int:
@@ -45,24 +46,6 @@ def variant_on(state: CarcassonneState, pos: int, axis: int) -> int:
     if kind >= len(CATALOGUE_TYPES):
         return -1
     return VARIANTS[kind][axis ^ (turns & 1)]
-
-
-def add_bridge(state: CarcassonneState, pos: int, axis: int) -> None:
-    """Lay a bridge on the placed tile on ``pos`` (``BridgePlaced``): the tile becomes its
-    variant, the bridge a new road with two open ends, and the empty squares at its ends
-    now see road edges."""
-    k = state.board[pos]
-    square, kind, turns, owner = state.tiles[k]
-    state.tiles[k] = (square, variant_on(state, pos, axis), turns, owner)
-    node = k << NODE_BITS | len(TYPES[kind].segments)
-    state.features[node] = Feature(ROAD, [node], {pos}, 2, 0, [], [], False)
-    state.feat[node] = node
-    for side in (axis, axis + 2):
-        end = pos + DELTAS[side]
-        shift = 2 * ((side + 2) % 4)
-        state.frontier[end] = state.frontier[end] & ~(3 << shift) | _ROAD_CODE << shift
-    state.bridge_log.append((len(state.tiles), pos, axis))
-    state.memo = None
 
 
 def _spots(
@@ -108,7 +91,7 @@ def bridge_placements(state: CarcassonneState, player: int) -> list[Bridged]:
                     continue
                 seen = code
                 if pos in ends:
-                    seen = code & ~(3 << 2 * side) | _ROAD_CODE << 2 * side
+                    seen = code & ~(3 << 2 * side) | ROAD_CODE << 2 * side
                 for turns in FITS[kind][seen]:
                     for spot in _spots(kind, turns, occupied, shared, deploy):
                         out.append(
@@ -117,41 +100,10 @@ def bridge_placements(state: CarcassonneState, player: int) -> list[Bridged]:
     return out
 
 
-def play_bridged(
-    state: CarcassonneState, player: int, move: Bridged, rng: RandomStream
-) -> list[Event]:
-    """The events of a placement with a bridge (rules, "Bridges"): ``BridgePlaced`` first
-    for a bridge on a neighbour, then the turn as usual; a bridge on the tile itself is in
-    its ``TilePlaced``. Raises ``IllegalMove``; never changes ``state``."""
-    from domain.carcassonne.evolve import evolve  # noqa: PLC0415 - evolve imports this module
-    from domain.carcassonne.turn import play  # noqa: PLC0415
-
-    if not state.expansion or state.bridges[player] <= 0:
-        raise IllegalMove("no-bridges-left", "You have no bridge to lay.")
-    axis = AXES.index(move.axis)
-    place = Place(*move[:5])
-    target = pos_of(move.bridge_x, move.bridge_y)
-    if (move.bridge_x, move.bridge_y) == (move.x, move.y):
-        turns = move.rotation // 90
-        variant = VARIANTS[state.in_hand][axis ^ (turns & 1)]
-        if variant < 0:
-            raise IllegalMove("bridge-not-allowed", "A bridge lies between two field edges.")
-        return play(state, player, place, rng, variant)
-    if target not in state.board or target - pos_of(move.x, move.y) not in DELTAS:
-        raise IllegalMove(
-            "bridge-not-adjacent", "A bridge goes on the tile placed or a tile beside it."
-        )
-    ends = (target + DELTAS[axis], target + DELTAS[axis + 2])
-    if variant_on(state, target, axis) < 0 or any(e in state.board for e in ends):
-        raise IllegalMove(
-            "bridge-not-allowed",
-            "A bridge lies between two field edges of a tile without one, and no placed "
-            "tile may face its ends with a non-road edge.",
-        )
-    laid = Event(
-        "BridgePlaced",
-        {"player": player, "x": move.bridge_x, "y": move.bridge_y, "axis": move.axis},
-    )
-    work = state.clone()
-    evolve(work, laid)
-    return [laid, *play(work, player, place, rng)]
+def placeable(state: CarcassonneState) -> bool:
+    """Whether the tile in hand of ``state.current`` can be placed: somewhere as it is, or
+    with the expansion with a bridge (rules, "Bridges": a placement may be legal only with
+    one). A tile that cannot is discarded (rules, "Placing")."""
+    if has_placement(state.frontier, state.in_hand):
+        return True
+    return state.expansion and bool(bridge_placements(state, state.current))

@@ -1,9 +1,10 @@
-"""What the expansion Bridges, Castles & Bazaars adds to a game, as far as it is implemented
-(docs/carcassonne.md,
-"The expansion"): its 12 tiles (BB1-BB11) shuffled into the stack, 2-6 players, and each
-player's bridge and castle tokens. Bridges are played in :mod:`domain.carcassonne.bridges`,
-castles in :mod:`domain.carcassonne.castles`; bazaars not yet (a bazaar tile is placed as
-an ordinary tile).
+"""The expansion Bridges, Castles & Bazaars (docs/carcassonne.md, "The expansion"): its 12
+tiles (BB1-BB11) shuffled into the stack, 2-6 players, each player's bridge and castle
+tokens; and its parts, each a subpackage with the rooms of a game package where it has them
+(docs/architecture.md, "The rooms of a game package"): :mod:`.bridges`, :mod:`.castles` and
+:mod:`.bazaars`. The base game's catalogue (:mod:`domain.carcassonne.evolve`) binds their
+handlers and its turn (:mod:`domain.carcassonne.turn`) runs their steps; nothing here imports
+those back.
 """
 
 from __future__ import annotations
