@@ -127,7 +127,7 @@ def request_undo(table: Table, seat: int, count: int) -> Request | Undo:
     request waits, in a tournament game, under ``undo: none``, or unless the first turn taken
     back is ``seat``'s own; a :class:`Request` to the seats :func:`asked_to_consent` names,
     or, when it names none, an :class:`Undo` by ``player`` that takes effect at once."""
-    _undoable(table)
+    check_undoable(table)
     players_may_undo(table.settings)
     to_version = last_turns_boundary(table.turns, seat, count)
     waiting = asked_to_consent(table.settings, table.players, table.turns, seat, to_version)
@@ -161,7 +161,7 @@ def arbiter_undo(table: Table, keep_turns: int, reason: str) -> Undo:
     (docs/audit.md, "Undo": any game's arbiter, with a recorded reason, to any turn
     boundary): refused after the end, while a request waits, without a reason, or to a
     turn the line of play does not have."""
-    _undoable(table)
+    check_undoable(table)
     if not reason.strip():
         raise UndoRefused("reason-required", "An arbiter's undo needs a reason.")
     to_version = turn_boundary(table.turns, keep_turns)
@@ -247,8 +247,9 @@ def turn_boundary(turns: Turns, keep: int) -> int:
     return turns[keep][0] - 1
 
 
-def _undoable(table: Table) -> None:
-    """No undo after the end (the seed is revealed) nor while a request waits."""
+def check_undoable(table: Table) -> None:
+    """No undo after the end (the seed is revealed) nor while a request waits (docs/audit.md,
+    "Undo"): the first check of every player's and arbiter's undo."""
     if table.finished:
         raise UndoRefused("game-over", "A finished game is never undone.")
     if table.request is not None:
