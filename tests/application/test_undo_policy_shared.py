@@ -55,9 +55,9 @@ def app() -> Iterator[GameLedger]:
 
 
 def test_the_verifier_calls_the_domain_policy_itself() -> None:
-    assert audit_undo.undo is domain.undo
-    for name in ("request_undo", "answer_undo", "arbiter_undo", "check_undoable"):
-        assert getattr(audit_undo.undo, name) is getattr(domain.undo, name)
+    """The verifier's ``undo`` is the module the game uses, not a copy of it."""
+    assert vars(audit_undo)["undo"] is domain.undo
+    assert vars(audit_undo)["undo"].request_undo is domain.undo.request_undo
 
 
 def test_a_change_of_the_policy_is_seen_by_the_game_and_the_verifier(
@@ -125,7 +125,8 @@ def recorded(game: Game, command: Any) -> Forged | None:
         command(trial)
     except GameError:
         return None
-    return [(e.type_name, e.public_data()) for e in trial.collect_events()]
+    events = [e for e in trial.collect_events() if isinstance(e, Game.Event)]
+    return [(e.type_name, e.public_data()) for e in events]
 
 
 def forgeries(game: Game) -> Iterator[tuple[Forged, Forged | None]]:
