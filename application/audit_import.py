@@ -1,7 +1,7 @@
 """The stored events of a verified game record (issue 3, part 4; docs/audit.md,
 "Importing"): each record entry becomes the library event it was — the ledger's own events
-(``Game.Created``, and the classes the ``@event`` methods generated, found by their topics,
-e.g. ``domain.game:Game.SeatJoined``) and the game's events
+(``Game.Created`` and the other event classes of ``Game``, found by their topics, e.g.
+``domain.game:Game.SeatJoined``) and the game's events
 (:func:`domain.game.played_event_class`) — with the same id, version, timestamp and hashes.
 
 The secret fields come back as an archive has them: ``Created`` gets the revealed seed and

@@ -2,9 +2,10 @@
 means"): the rules re-decide the game from its first event. Each begin and each move is
 decided again from the state before it — the seat must be one the rules let act, the move
 one of its legal moves — and the rules' events, drawn from the revealed seed, must equal the
-recorded ones exactly; only then are they evolved. Undo events are checked by
-:mod:`application.audit_undo`. Without the seed (an unfinished game) a begin or move that
-needs a draw is accepted as recorded once its legality is checked, and counted."""
+recorded ones exactly; only then are they evolved. Undo events are decided again by the
+game's own undo policy (:mod:`domain.undo`) in :mod:`application.audit_undo`. Without the
+seed (an unfinished game) a begin or move that needs a draw is accepted as recorded once its
+legality is checked, and counted."""
 
 from __future__ import annotations
 
@@ -13,11 +14,11 @@ from typing import Any
 
 from application import audit_undo
 from application.audit_format import LEDGER_FIELDS, Discrepancy, first_difference, show
+from domain import undo
 from domain.jsonvalue import copy_json
 from domain.protocol import Event, GameError, Rules
 from domain.randomness import RandomStream
 from domain.registry import rules_for
-from domain.undo import normalise_settings
 
 
 class DrawNeeded(Exception):
@@ -123,7 +124,7 @@ class Referee:
                 raise GameError("wrong-game", f"data.game recorded {show(data['game'])}")
             if not isinstance(options, dict) or not isinstance(settings, dict):
                 raise GameError("not-objects", "options and settings are JSON objects")
-            if options != rules.normalise_options(options) or settings != normalise_settings(
+            if options != rules.normalise_options(options) or settings != undo.normalise_settings(
                 settings
             ):
                 raise GameError("not-normal", "options or settings are not as fixed at creation")
@@ -254,11 +255,22 @@ class Referee:
 
     # The line of play
 
+    def undo_table(self) -> undo.Table:
+        """What the undo policy (:mod:`domain.undo`) needs to know of the game here."""
+        return undo.Table(
+            settings=self.settings,
+            players=self.players,
+            turns=self.turns,
+            finished=self.rules.outcome(self.state) is not None,
+            request=self.request,
+        )
+
     def take_back(self, to_version: int) -> None:
-        """An undo: the line of play is cut after ``to_version`` and the state replayed."""
-        self.undone += sum(1 for version, _ in self.turns if version > to_version)
-        self.turns = [turn for turn in self.turns if turn[0] <= to_version]
-        self.effective = [entry for entry in self.effective if entry[0] <= to_version]
+        """An undo: the line of play is cut after ``to_version`` and the state replayed, as
+        the game's ``TurnsUndone`` does (:func:`domain.undo.kept`)."""
+        self.undone += undo.taken_back(self.turns, to_version)
+        self.turns = undo.kept(self.turns, to_version)
+        self.effective = undo.kept(self.effective, to_version)
         self.request = None
         self.state = self.state_at(to_version)
 

@@ -1,33 +1,31 @@
 """Errors of the use cases, each with a stable ``code`` (docs/api.md lists them).
 
-Rules errors (:class:`domain.protocol.GameError` and its subclasses) pass through the use
-cases unchanged; these are the errors that belong to the service itself. The API turns
-each class into one HTTP status (api/errors.py)."""
+There is one error class with a code, :class:`domain.errors.GameError`: the rules' refusals
+pass through the use cases unchanged, and the errors that belong to the service itself are
+its subclasses here. The API turns each class into one HTTP status (api/errors.py), the
+more specific classes first."""
 
 from __future__ import annotations
 
+from domain.errors import GameError
 
-class ServiceError(Exception):
-    """Base of the use cases' own errors."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+ServiceError = GameError
+"""The former base of the use cases' errors, now :class:`domain.errors.GameError` itself
+(issue 11, part 7); the name stays while api/ still imports it."""
 
 
-class NotFound(ServiceError):
+class NotFound(GameError):
     """No such game (or no such version of it)."""
 
 
-class InvalidToken(ServiceError):
+class InvalidToken(GameError):
     """The token given is not the token of any seat of this game."""
 
 
-class Conflict(ServiceError):
+class Conflict(GameError):
     """The command was decided on a version that is no longer the latest: a stale version
     the client sent, or another command saved first. Nothing was changed."""
 
 
-class BadRequest(ServiceError):
+class BadRequest(GameError):
     """A request whose arguments are out of range (page sizes, versions)."""

@@ -25,3 +25,8 @@ class IllegalMove(GameError):
 
 class InvalidOptions(GameError):
     """Game options or a player count that the game does not support."""
+
+
+class GameNotReady(GameError):
+    """A command the game cannot take yet: a move before every seat is taken, a move or an
+    undo while an undo request waits for answers (docs/api.md, "Errors": 409)."""

@@ -9,12 +9,19 @@ The events it stores:
 * ``SeatJoined`` — a seat taken (its token's SHA-256 is secret);
 * ``MoveMade`` — who moved and the move: what the player did. It starts a turn;
 * the game's own events, one class per type in the game's words, topic ``domain.<game>:<Type>``;
-* ``UndoRequested``, ``UndoAnswered``, ``TurnsUndone`` — see :mod:`domain.undo`.
+* ``UndoRequested``, ``UndoAnswered``, ``TurnsUndone`` — decided by the undo policy,
+  :mod:`domain.undo` (the record verifier decides them again with the same functions).
 
 Every event carries ``prev_hash`` and ``hash`` (:mod:`domain.chain`). A turn's events are
 triggered together and saved by one ``Application.save``: a turn is all or nothing. Random
 outcomes are drawn inside ``Rules.apply`` before any event is triggered; event bodies only
 evolve the state.
+
+The aggregate uses the library's public API: commands trigger explicit event classes with
+``trigger_event`` (:meth:`Game._trigger`, which makes each event the next link of the
+chain), each event evolves the game in its ``apply`` hook, snapshots extend the library's
+``Snapshot.take``/``mutate``. The two things that API does not offer are in
+:mod:`domain.aggregate_adapter`.
 """
 
 from __future__ import annotations
@@ -24,12 +31,13 @@ from uuid import UUID, uuid4
 
 from eventsourcing.domain import Aggregate, event
 from eventsourcing.domain import Snapshot as LibrarySnapshot
-from eventsourcing.utils import get_topic, register_topic
+from eventsourcing.utils import register_topic
 
-from domain import chain, undo
+from domain import aggregate_adapter, chain, errors, undo
+from domain.errors import GameError
 from domain.jsonvalue import copy_json
 from domain.protocol import Event as RulesEvent
-from domain.protocol import GameError, Rules, Viewer
+from domain.protocol import Rules, Viewer
 from domain.randomness import RandomStream
 from domain.registry import rules_for
 
@@ -41,8 +49,9 @@ SECRET_FIELDS: dict[str, frozenset[str]] = {
 CHAIN_FIELDS = frozenset({"prev_hash", "hash", "sealed"})
 
 
-class GameNotReady(GameError):
-    """A move on a game whose seats are not all taken yet, or while an undo is pending."""
+GameNotReady = errors.GameNotReady
+"""Defined with the other refusals (:mod:`domain.errors`: the undo policy raises it too);
+named here as well, where the API's error mapping has always found it."""
 
 
 class SeatUnavailable(GameError):
@@ -71,12 +80,10 @@ class Game(Aggregate):
             hidden = SECRET_FIELDS.get(self.type_name, frozenset()) | CHAIN_FIELDS | _ENVELOPE
             return {k: v for k, v in vars(self).items() if k not in hidden}
 
-        def mutate(self, aggregate: Any) -> Any:
-            """Apply the event, then move the game's chain head on to it."""
-            game = super().mutate(aggregate)
-            assert game is not None
-            game.chain_head = self.hash
-            return game
+        def apply(self, aggregate: Any) -> None:
+            """Move the game's chain head on to this event (subclasses evolve the game
+            first, then call this)."""
+            cast(Game, aggregate).chain_head = self.hash
 
     class Created(Event, Aggregate.Created):
         """The game was created."""
@@ -97,19 +104,17 @@ class Game(Aggregate):
 
         @classmethod
         def take(cls, aggregate: Any) -> Any:
-            """The snapshot of ``aggregate`` as it is now."""
+            """The snapshot of ``aggregate`` as it is now: the library's, with the rules'
+            state in its JSON form."""
             game = cast(Game, aggregate)
-            state = {
-                k: v
-                for k, v in vars(game).items()
-                if k not in ("_id", "_version", "_pending_events")
-            }
+            taken = super().take(game)
+            state = dict(taken.state)
             state["state"] = game.rules.state_to_json(game.state)
             return cls(
-                originator_id=game.id,
-                originator_version=game.version,
-                timestamp=cls.create_timestamp(),
-                topic=get_topic(type(game)),
+                originator_id=taken.originator_id,
+                originator_version=taken.originator_version,
+                timestamp=taken.timestamp,
+                topic=taken.topic,
                 state=copy_json(state),
             )
 
@@ -135,12 +140,90 @@ class Game(Aggregate):
             """The rules' data, as recorded."""
             return self.data
 
-        def apply(self, aggregate: Aggregate) -> None:
+        def apply(self, aggregate: Any) -> None:
             """Evolve the state by this event (the rules' ``evolve``, nothing else)."""
             game = cast(Game, aggregate)
             game.effective.append([self.originator_version, self.game_event_type, self.data])
             domain_event = RulesEvent(self.game_event_type, copy_json(self.data))
             game.state = game.rules.evolve(game.state, domain_event)
+            super().apply(game)
+
+    class SeatJoined(Event):
+        """A seat was taken (its token's SHA-256 is secret)."""
+
+        seat: int
+        name: str
+        token_sha256: str
+
+        def apply(self, aggregate: Any) -> None:
+            """The seat is the player's."""
+            game = cast(Game, aggregate)
+            game.seats[self.seat] = {"name": self.name, "token_sha256": self.token_sha256}
+            super().apply(game)
+
+    class MoveMade(Event):
+        """A seat made a move: it starts a turn of the line of play."""
+
+        seat: int
+        move: dict[str, Any]
+        notation: str
+        sealed: str
+
+        def apply(self, aggregate: Any) -> None:
+            """A turn starts at this event's version."""
+            game = cast(Game, aggregate)
+            game.turns.append([self.originator_version, self.seat])
+            super().apply(game)
+
+    class UndoRequested(Event):
+        """A player asked to take back turns; the seats in ``waiting`` must answer."""
+
+        seat: int
+        to_version: int
+        turns: int
+        waiting: list[int]
+
+        def apply(self, aggregate: Any) -> None:
+            """The request waits for answers."""
+            game = cast(Game, aggregate)
+            game.undo_request = {
+                "seat": self.seat,
+                "to_version": self.to_version,
+                "turns": self.turns,
+                "waiting": list(self.waiting),
+            }
+            super().apply(game)
+
+    class UndoAnswered(Event):
+        """A seat asked accepted or refused the pending request."""
+
+        seat: int
+        accepted: bool
+
+        def apply(self, aggregate: Any) -> None:
+            """The request after the answer (:func:`domain.undo.after_answer`)."""
+            game = cast(Game, aggregate)
+            assert game.undo_request is not None
+            game.undo_request = undo.after_answer(game.undo_request, self.seat, self.accepted)
+            super().apply(game)
+
+    class TurnsUndone(Event):
+        """The game went back to ``to_version`` (by a player, by consent, or the arbiter)."""
+
+        to_version: int
+        turns: int
+        by: str
+        seat: int
+        reason: str
+
+        def apply(self, aggregate: Any) -> None:
+            """The line of play is cut back to ``to_version`` and the state replayed."""
+            game = cast(Game, aggregate)
+            game.turns = undo.kept(game.turns, self.to_version)
+            game.effective = undo.kept(game.effective, self.to_version)
+            game.undo_request = None
+            game.state = game._replay_effective()
+            super().apply(game)
 
     @classmethod
     def create(
@@ -172,7 +255,8 @@ class Game(Aggregate):
         timestamp = cls.Created.create_timestamp()
         public = {k: v for k, v in fields.items() if k not in SECRET_FIELDS["Created"]}
         digest = _link(chain.GENESIS, ("Created", game_id, 1, timestamp), public)
-        return cls._create(
+        return aggregate_adapter.create(
+            cls,
             cls.Created,
             id=game_id,
             timestamp=timestamp,
@@ -210,21 +294,24 @@ class Game(Aggregate):
         self.chain_head = chain.GENESIS
         self.state: Any = self._replay_effective()
 
-    def trigger_event(self, event_class: type[Any], **kwargs: Any) -> None:
-        """Trigger an event as the next link of the chain (its hash covers its content)."""
+    def _trigger(self, event_class: type[Game.Event], **fields: Any) -> None:
+        """Trigger an event (the library's ``trigger_event``) as the next link of the chain:
+        its hash covers its type, the game's id, its version, its time and its public data
+        (docs/audit.md, "Hash chain"); a move or game event that hides something is sealed
+        first (:meth:`_sealed`)."""
         version = self.version + 1
         timestamp = event_class.create_timestamp()
         if issubclass(event_class, Game.Played):
-            name, data = event_class.game_event_type, kwargs["data"]
+            name, data = event_class.game_event_type, fields["data"]
         else:
             name = event_class.__name__
             hidden = SECRET_FIELDS.get(name, frozenset()) | CHAIN_FIELDS
-            data = {k: v for k, v in kwargs.items() if k not in hidden}
+            data = {k: v for k, v in fields.items() if k not in hidden}
         if name == "MoveMade" or issubclass(event_class, Game.Played):
-            data, kwargs["sealed"] = self._sealed(name, version, data)
+            data, fields["sealed"] = self._sealed(name, version, data)
         digest = _link(self.chain_head, (name, self.id, version, timestamp), data)
-        super().trigger_event(
-            event_class, timestamp=timestamp, prev_hash=self.chain_head, hash=digest, **kwargs
+        self.trigger_event(
+            event_class, timestamp=timestamp, prev_hash=self.chain_head, hash=digest, **fields
         )
 
     @property
@@ -250,15 +337,14 @@ class Game(Aggregate):
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         """A copy for one command or query: the rules copy the state (far cheaper than a
         generic deep copy); the lists of the line of play are copied shallowly (their items
-        are never changed, only appended or cut)."""
-        clone = object.__new__(type(self))
-        clone.__dict__.update(self.__dict__)
+        are never changed, only appended or cut); the library's attributes as
+        :func:`domain.aggregate_adapter.clone` copies them."""
+        clone = aggregate_adapter.clone(self)
         clone.seats = [None if seat is None else dict(seat) for seat in self.seats]
         clone.turns = list(self.turns)
         clone.effective = list(self.effective)
         clone.undo_request = copy_json(self.undo_request)
         clone.state = self.rules.copy_state(self.state)
-        clone.__dict__["_pending_events"] = list(self.__dict__.get("_pending_events", []))
         return clone
 
     def seat_of(self, token_sha256: str) -> int | None:
@@ -277,13 +363,9 @@ class Game(Aggregate):
             raise SeatUnavailable("no-such-seat", f"Seat {seat} does not exist in this game.")
         if self.seats[seat] is not None:
             raise SeatUnavailable("seat-taken", f"Seat {seat} is already taken.")
-        self._seat_joined(seat=seat, name=name, token_sha256=token_sha256)
+        self._trigger(Game.SeatJoined, seat=seat, name=name, token_sha256=token_sha256)
         if self.started and not self.effective:
             self._record(self.rules.begin(self.state, self._random_stream()))
-
-    @event("SeatJoined")
-    def _seat_joined(self, seat: int, name: str, token_sha256: str) -> None:
-        self.seats[seat] = {"name": name, "token_sha256": token_sha256}
 
     def play(self, seat: int, move_json: Any, *, notation: str | None = None) -> None:
         """A seat makes a move, given in its JSON form or (``notation``) in the game's
@@ -298,92 +380,46 @@ class Game(Aggregate):
             rules.parse_notation(notation) if notation is not None else rules.parse_move(move_json)
         )
         events = rules.apply(self.state, seat, move, self._random_stream())
-        self._move_made(seat=seat, move=rules.move_to_json(move), notation=rules.notation(move))
+        self._trigger(
+            Game.MoveMade, seat=seat, move=rules.move_to_json(move), notation=rules.notation(move)
+        )
         self._record(events)
 
-    @event("MoveMade")
-    def _move_made(self, seat: int, move: dict[str, Any], notation: str, sealed: str = "") -> None:
-        self.turns.append([self.version + 1, seat])  # this event's version
-
-    # Undo (domain/undo.py)
+    # Undo: every decision is the undo policy's (domain/undo.py)
 
     def request_undo(self, seat: int, turns: int = 1) -> None:
         """A player asks to take back the last ``turns`` turns of the line of play, the
-        first of them their own. It takes effect at once when nobody must consent (under
-        ``free``, when every turn taken back is the asker's); else the seats
-        :func:`domain.undo.asked_to_consent` names are asked (docs/audit.md, "Undo")."""
-        self._undoable()
-        undo.players_may_undo(self.settings)
-        to_version = undo.last_turns_boundary(self.turns, seat, turns)
-        waiting = undo.asked_to_consent(self.settings, self.players, self.turns, seat, to_version)
-        if not waiting:
-            self._turns_undone(
-                to_version=to_version, turns=turns, by="player", seat=seat, reason=""
-            )
-            return
-        self._undo_requested(seat=seat, to_version=to_version, turns=turns, waiting=waiting)
-
-    @event("UndoRequested")
-    def _undo_requested(self, seat: int, to_version: int, turns: int, waiting: list[int]) -> None:
-        self.undo_request = {
-            "seat": seat,
-            "to_version": to_version,
-            "turns": turns,
-            "waiting": list(waiting),
-        }
+        first of them their own: :func:`domain.undo.request_undo` decides whether it is a
+        request to other seats or takes effect at once (docs/audit.md, "Undo")."""
+        decided = undo.request_undo(self._undo_table(), seat, turns)
+        if isinstance(decided, undo.Request):
+            self._trigger(Game.UndoRequested, **decided.data())
+        else:
+            self._trigger(Game.TurnsUndone, **decided.data())
 
     def answer_undo(self, seat: int, accept: bool) -> None:
         """Another player accepts or refuses the pending request; the last acceptance
-        takes the game back, one refusal ends the request."""
-        request = self.undo_request
-        if request is None:
-            raise undo.UndoRefused("no-undo-request", "No undo request is waiting.")
-        if seat not in request["waiting"]:
-            raise undo.UndoRefused("not-asked", f"Seat {seat} is not asked to answer.")
-        self._undo_answered(seat=seat, accepted=accept)
-        if self.undo_request is not None and not self.undo_request["waiting"]:
-            self._turns_undone(
-                to_version=request["to_version"],
-                turns=request["turns"],
-                by="consent",
-                seat=request["seat"],
-                reason="",
-            )
-
-    @event("UndoAnswered")
-    def _undo_answered(self, seat: int, accepted: bool) -> None:
-        assert self.undo_request is not None
-        if accepted:
-            self.undo_request["waiting"].remove(seat)
-        else:
-            self.undo_request = None
+        takes the game back, one refusal ends the request (:func:`domain.undo.answer_undo`)."""
+        consented = undo.answer_undo(self.undo_request, seat, accept)
+        self._trigger(Game.UndoAnswered, seat=seat, accepted=accept)
+        if consented is not None:
+            self._trigger(Game.TurnsUndone, **consented.data())
 
     def arbiter_undo(self, keep_turns: int, reason: str) -> None:
-        """The arbiter takes the game back to the end of turn ``keep_turns``."""
-        self._undoable()
-        if not reason.strip():
-            raise undo.UndoRefused("reason-required", "An arbiter's undo needs a reason.")
-        to_version = undo.turn_boundary(self.turns, keep_turns)
-        self._turns_undone(
-            to_version=to_version,
-            turns=len(self.turns) - keep_turns,
-            by="arbiter",
-            seat=-1,
-            reason=reason.strip(),
+        """The arbiter takes the game back to the end of turn ``keep_turns``
+        (:func:`domain.undo.arbiter_undo`)."""
+        decided = undo.arbiter_undo(self._undo_table(), keep_turns, reason)
+        self._trigger(Game.TurnsUndone, **decided.data())
+
+    def _undo_table(self) -> undo.Table:
+        """What the undo policy needs to know of this game now."""
+        return undo.Table(
+            settings=self.settings,
+            players=self.players,
+            turns=self.turns,
+            finished=self.finished,
+            request=self.undo_request,
         )
-
-    @event("TurnsUndone")
-    def _turns_undone(self, to_version: int, turns: int, by: str, seat: int, reason: str) -> None:
-        self.turns = [t for t in self.turns if t[0] <= to_version]
-        self.effective = [e for e in self.effective if e[0] <= to_version]
-        self.undo_request = None
-        self.state = self._replay_effective()
-
-    def _undoable(self) -> None:
-        if self.finished:
-            raise undo.UndoRefused("game-over", "A finished game is never undone.")
-        if self.undo_request is not None:
-            raise GameNotReady("undo-pending", "An undo request is already waiting.")
 
     # Helpers
 
@@ -416,7 +452,7 @@ class Game(Aggregate):
     def _record(self, events: list[RulesEvent]) -> None:
         for domain_event in events:
             event_class = played_event_class(self.game, domain_event.type)
-            self.trigger_event(event_class, data=domain_event.data)
+            self._trigger(event_class, data=domain_event.data)
 
 
 _ENVELOPE = frozenset({"originator_id", "originator_version", "timestamp", "originator_topic"})

@@ -48,11 +48,6 @@ class Services:
         return view
 
     @property
-    def games_list_follower(self) -> LogFollower:
-        """The follower of the games list."""
-        return self.read_models["games_list"].follower
-
-    @property
     def turns(self) -> TurnsView:
         """The turn-index store."""
         view: TurnsView = self.read_models["turns"].view

@@ -32,10 +32,6 @@ class FollowedProjection(Protocol):
         """The view, a tracking recorder (``max_tracking_id``)."""
         ...
 
-    def process_event(self, stored: Any, tracking: Tracking) -> None:
-        """Apply one event and record its tracking position."""
-        ...
-
     def process_batch(self, events: list[Any], tracking: Tracking) -> None:
         """Apply consecutive events, ending at ``tracking``, in one transaction."""
         ...

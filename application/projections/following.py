@@ -35,10 +35,6 @@ class FollowingProjection:
         self._cache: OrderedDict[UUID, Game] = OrderedDict()
         self._cache_size = cache_size
 
-    def process_event(self, stored: Any, tracking: Tracking) -> None:
-        """Apply one stored event and record the position."""
-        self.process_batch([stored], tracking)
-
     def process_batch(self, events: list[Any], tracking: Tracking) -> None:
         """Apply consecutive stored events ending at ``tracking`` in one transaction."""
         raise NotImplementedError

@@ -534,7 +534,7 @@ def test_an_arbiter_undo_without_a_reason_is_caught(
     undone = first(record, "TurnsUndone")
     undone["data"]["reason"] = " "
     message = failed_at(verify_record(rehash(record)), undone["version"], "TurnsUndone")
-    assert message.endswith("an arbiter's undo needs a reason")
+    assert message.endswith("the undo policy refuses it: An arbiter's undo needs a reason.")
 
 
 def test_an_undo_request_in_a_tournament_game_is_caught(
@@ -553,7 +553,7 @@ def test_an_undo_after_the_end_is_caught(record: dict[str, Any]) -> None:
     data = {"to_version": move["version"] - 1, "turns": 1, "by": "arbiter", "seat": -1}
     version = insert(record, len(record["events"]), "TurnsUndone", {**data, "reason": "oops"})
     message = failed_at(verify_record(record), version, "TurnsUndone")
-    assert message.endswith("a finished game is never undone (its seed has been revealed)")
+    assert message.endswith("the undo policy refuses it: A finished game is never undone.")
 
 
 def test_a_consent_undo_without_every_acceptance_is_caught(app: GameLedger) -> None:
@@ -566,7 +566,7 @@ def test_a_consent_undo_without_every_acceptance_is_caught(app: GameLedger) -> N
     answer = first(record, "UndoAnswered", last=True)
     record["events"].remove(answer)
     message = failed_at(verify_record(rehash(record)), answer["version"], "TurnsUndone")
-    assert message.endswith("an undo request is already waiting for answers")
+    assert message.endswith("the undo policy refuses it: An undo request is already waiting.")
 
 
 def test_a_player_undo_forged_into_a_consent_game_is_caught(record: dict[str, Any]) -> None:

@@ -53,7 +53,7 @@ def test_rebuild_gives_the_same_rows(services: Services) -> None:
     services.catch_up()
     before = services.games_list.all_rows()
     applied = services.rebuild()
-    assert applied == services.games_list_follower.position
+    assert applied == services.read_models["games_list"].follower.position
     assert services.games_list.all_rows() == before
 
 
@@ -61,14 +61,14 @@ def test_each_event_is_applied_exactly_once(services: Services) -> None:
     table = start_game(services.app)
     table.step()
     services.catch_up()
-    position = services.games_list_follower.position
+    position = services.read_models["games_list"].follower.position
     row = services.games_list.all_rows()[0]
     game = services.app.game_at(table.game_id, row.version)
     changed = row_of(game, "2000-01-01T00:00:00+00:00")
     with pytest.raises(IntegrityError):
         services.games_list.upsert_games([changed], Tracking(services.app.name, position))
     assert services.games_list.all_rows() == [row]
-    assert services.games_list_follower.catch_up() == 0
+    assert services.read_models["games_list"].follower.catch_up() == 0
 
 
 def test_a_background_follower_keeps_up(services: Services) -> None:
@@ -77,6 +77,6 @@ def test_a_background_follower_keeps_up(services: Services) -> None:
     for _ in range(10):
         table.step()
     last = services.app.recorder.max_notification_id() or 0
-    assert services.games_list_follower.wait(last, timeout=10)
+    assert services.read_models["games_list"].follower.wait(last, timeout=10)
     [row] = services.games_list.all_rows()
     assert row.version == services.app.view(table.game_id)["version"]

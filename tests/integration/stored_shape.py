@@ -1,0 +1,115 @@
+"""A fixed script of games whose stored events and snapshots are compared byte for byte
+with the ones recorded before the aggregate moved onto the library's public API
+(tests/integration/test_stored_shape.py): ids, times, tokens and seeds are pinned."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from unittest import mock
+from uuid import UUID
+
+import eventsourcing.domain
+
+import application.service
+import domain.game
+from application.service import GameLedger
+from tests.helpers import Table
+
+GOLDEN = "stored_shape.json"
+ARBITER = "arbiter-token"
+
+
+@contextmanager
+def pinned() -> Iterator[None]:
+    """Game ids, event times and seat tokens made from counters, not chance or the clock."""
+    ids = (UUID(int=n) for n in itertools.count(1))
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    times = (start + timedelta(seconds=n) for n in itertools.count())
+    tokens = (f"token-{n}" for n in itertools.count())
+    with (
+        mock.patch.object(domain.game, "uuid4", lambda: next(ids)),
+        mock.patch.object(eventsourcing.domain, "datetime_now_with_tzinfo", lambda: next(times)),
+        mock.patch.object(application.service, "new_token", lambda: next(tokens)),
+    ):
+        yield
+
+
+def table(app: GameLedger, settings: dict[str, Any], seed: str) -> Table:
+    """A two-seat Azul game with these ledger settings, every seat taken."""
+    arbiter = ARBITER if settings.get("tournament") else None
+    game_id = app.create_game("azul", 2, settings=settings, arbiter_token=arbiter, seed=seed)
+    tokens = [app.join(game_id, f"player {n}", n).token for n in range(2)]
+    return Table(app, game_id, tokens)
+
+
+def script(app: GameLedger) -> list[UUID]:
+    """Consent (accepted and refused), free (at once and asked), an arbiter's undo, and a
+    game played to its end (past a snapshot)."""
+    consent = table(app, {"undo": "consent"}, "seed-consent")
+    for _ in range(5):
+        consent.step()
+    mover = app.game_at(consent.game_id, app.whose_turn(consent.game_id)[0]).turns[-1][1]
+    app.request_undo(consent.game_id, consent.tokens[mover])
+    app.answer_undo(consent.game_id, consent.tokens[1 - mover], True)
+    consent.step()
+    mover = app.game_at(consent.game_id, app.whose_turn(consent.game_id)[0]).turns[-1][1]
+    app.request_undo(consent.game_id, consent.tokens[mover])
+    app.answer_undo(consent.game_id, consent.tokens[1 - mover], False)
+    consent.play_out()
+
+    free = table(app, {"undo": "free"}, "seed-free")
+    for _ in range(4):
+        free.step()
+    turns = app.game_at(free.game_id, app.whose_turn(free.game_id)[0]).turns
+    app.request_undo(free.game_id, free.tokens[turns[-1][1]])
+    free.step()
+    turns = app.game_at(free.game_id, app.whose_turn(free.game_id)[0]).turns
+    app.request_undo(free.game_id, free.tokens[turns[-2][1]], turns=2)
+    app.answer_undo(free.game_id, free.tokens[turns[-1][1]], True)
+
+    tournament = table(app, {"tournament": True}, "seed-tournament")
+    for _ in range(6):
+        tournament.step()
+    app.arbiter_undo(tournament.game_id, ARBITER, 2, "a tile fell")
+    tournament.step()
+    return [consent.game_id, free.game_id, tournament.game_id]
+
+
+def stored(app: GameLedger, game_ids: list[UUID]) -> dict[str, Any]:
+    """Every stored event and snapshot of the games: id, version, topic and the SHA-256 of
+    the stored state; and the stored state itself of the first of each topic (to show what
+    differs when a digest does)."""
+    assert app.snapshots is not None
+    items = [
+        (kind, item)
+        for game_id in game_ids
+        for kind, recorder in (("event", app.recorder), ("snapshot", app.snapshots.recorder))
+        for item in recorder.select_events(game_id)
+    ]
+    examples: dict[str, str] = {}
+    for _, item in items:
+        examples.setdefault(item.topic, item.state.decode())
+    return {
+        "stored": [
+            [kind, str(item.originator_id), item.originator_version, item.topic, digest(item.state)]
+            for kind, item in items
+        ],
+        "examples": examples,
+    }
+
+
+def digest(state: bytes) -> str:
+    """The SHA-256 of a stored state, in hex."""
+    return hashlib.sha256(state).hexdigest()
+
+
+def run() -> dict[str, Any]:
+    """The script on a fresh in-memory store, pinned."""
+    with pinned():
+        app = GameLedger(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
+        return stored(app, script(app))
