@@ -8,12 +8,13 @@ from typing import Any
 
 from flask import Flask, redirect, send_from_directory
 from flask_cors import CORS
-from flask_smorest import Api
 from swagger_ui_bundle import swagger_ui_path
 from werkzeug.wrappers import Response
 
-from api import errors, requests, routes
+from api import errors, requests
+from api.problems import ProblemApi
 from api.requests import TurnNumber
+from api.resources import BLUEPRINTS
 from infrastructure.config import Settings
 from infrastructure.container import Services, build_services
 
@@ -46,9 +47,10 @@ def create_app(services: Services | None = None, *, follow: bool | None = None) 
     app.url_map.converters["turn"] = TurnNumber
     app.extensions["gameledger"] = services
     app.before_request(requests.require_json_body)
-    api = Api(app)
+    api = ProblemApi(app)
     api.register_converter(TurnNumber, TurnNumber.parameter_schema)
-    api.register_blueprint(routes.blp)
+    for blueprint in BLUEPRINTS:
+        api.register_blueprint(blueprint)
     errors.install(app)
     CORS(
         app,
@@ -57,13 +59,18 @@ def create_app(services: Services | None = None, *, follow: bool | None = None) 
         allow_headers=["Authorization", "Content-Type", "If-Match"],
         methods=["GET", "POST", "OPTIONS"],
     )
-    app.add_url_rule("/api/v1/health", "health", routes.health)
+    app.add_url_rule("/api/v1/health", "health", _health)
     app.add_url_rule(f"{SWAGGER_ASSETS}/<path:filename>", "swagger_assets", _swagger_asset)
     app.add_url_rule("/", "root", lambda: redirect("/api/v1/docs"))
     app.after_request(_vary_on_authorization)
     if services.settings.embedded_projections if follow is None else follow:
         services.start_following()
     return app
+
+
+def _health() -> Response:
+    """Liveness: the process answers."""
+    return Response('{"status": "ok"}', mimetype="application/json")
 
 
 def _swagger_asset(filename: str) -> Response:

@@ -116,16 +116,16 @@ def _http_error(error: HTTPException) -> Response:
     status = error.code or 500
     data = getattr(error, "data", None) or {}
     messages = data.get("messages") if isinstance(data, dict) else None
-    if status == 422 and messages is not None:
-        # webargs: the request did not match its schema
+    if status == 400 and _is_json_syntax_error(messages, error):
+        return problem(400, "malformed-json", "The body is not valid JSON.")
+    if status in (400, 422) and messages is not None:
+        # webargs (api/requests.py, StrictParser): the request did not match its schema
         return problem(
             400,
             "invalid-request",
             "The request does not match its schema; see 'errors' for each field.",
             errors=messages,
         )
-    if status == 400 and _is_json_syntax_error(messages, error):
-        return problem(400, "malformed-json", "The body is not valid JSON.")
     code = HTTP_CODES.get(status, "http-error" if status < 500 else "internal-error")
     headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
     return problem(status, code, error.description or title_of(code), headers or None)

@@ -7,7 +7,8 @@ problem+json with a stable code and nothing has been changed."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 from uuid import UUID
 
 import flask
@@ -19,8 +20,11 @@ from webargs.flaskparser import FlaskParser
 from werkzeug.routing import BaseConverter
 
 from api import jsonbody
-from api.errors import ApiError
+from api.errors import PROBLEM, ApiError
 from api.fields import MAX_INTEGER
+from api.problems import Failure, ProblemSchema, description, merged
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 JSON_TYPES = ("application/json",)
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
@@ -56,6 +60,9 @@ class StrictParser(FlaskParser):
         **FlaskParser.DEFAULT_UNKNOWN_BY_LOCATION,
         "query": RAISE,
     }
+    DEFAULT_VALIDATION_STATUS = 400
+    """A request that does not match its schema is a 400 ``invalid-request`` (webargs'
+    default is 422, which the rules' refusals use): flask-smorest declares it as such."""
 
     def _raw_load_json(self, req: flask.Request) -> Any:
         if not req.is_json:
@@ -66,9 +73,26 @@ class StrictParser(FlaskParser):
 
 
 class Blueprint(SmorestBlueprint):  # type: ignore[misc]
-    """flask-smorest's blueprint with the strict parser."""
+    """flask-smorest's blueprint with the strict parser, declaring its operations' errors as
+    problem+json (api/problems.py)."""
 
     ARGUMENTS_PARSER = StrictParser()
+
+    def problems(self, *failures: Failure | Iterable[Failure]) -> Callable[[_F], _F]:
+        """Declare the problems an operation can answer: one problem+json response for each
+        status, its description naming the codes."""
+
+        def decorate(view: _F) -> _F:
+            for status, failure in merged(failures).items():
+                view = self.alt_response(
+                    status,
+                    schema=ProblemSchema,
+                    content_type=PROBLEM,
+                    description=description(failure),
+                )(view)
+            return view
+
+        return decorate
 
 
 def require_json_body() -> None:

@@ -1,8 +1,9 @@
 """Property-based fuzzing of every operation of the live OpenAPI document (issue 10, part 2;
-docs/api.md, "Errors"): schemathesis generates requests from the document, valid and not,
-and no answer may be a 5xx. Half the cases aim at a real game with a real seat token, so the
-requests reach the use cases and the rules, not only the 404 of an unknown id; a refused
-request (4xx) must leave that game as it was.
+docs/api.md, "Errors"): schemathesis generates requests from the document, valid and not;
+no answer may be a 5xx, and a refusal must be a problem its operation declares, its body
+valid against the declared schema. Half the cases aim at a real game with a real seat
+token, so the requests reach the use cases and the rules, not only the 404 of an unknown
+id; a refused request (4xx) must leave that game as it was.
 
 Bounded: a fixed number of examples per operation, derandomised, so CI time is steady."""
 
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
+import jsonschema_rs
 import pytest
 import schemathesis
 from flask import Flask
@@ -44,6 +46,7 @@ def live(tmp_path: Path) -> Iterator[dict[str, Any]]:
         "game_id": game_id,
         "token": tokens[0],
         "schema": schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app),
+        "document": client.get("/api/v1/openapi.json").json,
     }
     services.close()
 
@@ -99,5 +102,36 @@ def _call(case: Any, live: dict[str, Any]) -> None:
     if 400 <= response.status_code < 500:
         content_type = response.headers.get("content-type", [""])
         assert content_type[0].startswith("application/problem+json"), response.text
+        _declared(case, response, live["document"])
         after = live["services"].app.view(game_id)["version"]
         assert after == before, "a refused request changed the game"
+
+
+def _declared(case: Any, response: Any, document: dict[str, Any]) -> None:
+    """A refusal is one its operation declares (docs/api.md, "Errors"), and its body is the
+    problem the document describes for that status. (A 404 or 405 the router would give to
+    a path made up by the generator, such as a parameter holding '/', answers no
+    operation; its body must still be the document's Problem.)"""
+    operation = document["paths"][case.path][case.method.lower()]
+    declared = operation["responses"].get(str(response.status_code))
+    body = response.json()
+    if declared is None:
+        assert body["code"] in ("not-found", "method-not-allowed"), (case.path, response.text)
+        schema = {"$ref": "#/components/schemas/Problem"}
+    else:
+        schema = declared["content"]["application/problem+json"]["schema"]
+    jsonschema_rs.validate(_resolved(document, schema), body)
+
+
+def _resolved(document: dict[str, Any], node: Any) -> Any:
+    """``node`` with the document's ``$ref`` replaced by what they point at."""
+    if isinstance(node, list):
+        return [_resolved(document, item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if "$ref" in node:
+        target: Any = document
+        for part in node["$ref"].removeprefix("#/").split("/"):
+            target = target[part]
+        return _resolved(document, target)
+    return {key: _resolved(document, value) for key, value in node.items()}

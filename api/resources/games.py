@@ -1,0 +1,66 @@
+"""Games: the registered kinds of game, the games list, creating a game, viewing one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from api import problems, schemas
+from api.problems import Failure
+from api.requests import Blueprint, bearer_token, game_uuid
+from api.resources.common import PREFIX, Answer, game_location, services, with_etag
+
+blp = Blueprint(
+    "games", __name__, url_prefix=PREFIX, description="Kinds of game, the games list, a game"
+)
+
+
+@blp.route("/game-types", methods=["GET"])
+@blp.response(200, schemas.GameTypeSchema(many=True))
+def list_game_types() -> list[dict[str, Any]]:
+    """The registered games: rules version, player range per set of options, every option
+    with its values and default, and the event types."""
+    return services().app.game_types()
+
+
+@blp.route("/games", methods=["GET"])
+@blp.arguments(schemas.ListQuery, location="query")
+@blp.response(200, schemas.GameListSchema)
+@blp.problems(problems.QUERY)
+def list_games(query: dict[str, Any]) -> dict[str, Any]:
+    """The games list (read model): newest activity first, filtered by status or game."""
+    rows, total = services().games_list.list_games(
+        status=query["status"], game=query["game"], limit=query["limit"], offset=query["offset"]
+    )
+    return {
+        "items": [r.to_json() for r in rows],
+        "total": total,
+        "limit": query["limit"],
+        "offset": query["offset"],
+    }
+
+
+@blp.route("/games", methods=["POST"])
+@blp.arguments(schemas.CreateGameRequest)
+@blp.response(201, schemas.CreatedGameSchema)
+@blp.problems(
+    problems.BODY,
+    Failure(404, "unknown-game"),
+    Failure(422, "invalid-options", "invalid-player-count", "invalid-settings"),
+)
+def create_game(body: dict[str, Any]) -> Answer:
+    """Create a game; its seats are then joined with POST .../seats. A tournament game's
+    creator receives the arbiter's token (shown once)."""
+    app = services().app
+    opened = app.open_game(body["game"], body["players"], body["options"], body["settings"])
+    view = {**app.view(opened.game_id), "arbiter_token": opened.arbiter_token}
+    return with_etag(view, view["version"], 201, game_location(opened.game_id))
+
+
+@blp.route("/games/<game_id>", methods=["GET"])
+@blp.arguments(schemas.ViewQuery, location="query")
+@blp.response(200, schemas.GameViewSchema)
+@blp.problems(problems.QUERY, problems.VIEWER, problems.GAME, Failure(404, "no-such-version"))
+def get_game(query: dict[str, Any], game_id: str) -> Answer:
+    """The game as the token's seat (or a spectator) sees it, now or at ``version``."""
+    view = services().app.view(game_uuid(game_id), bearer_token(), query["version"])
+    return with_etag(view, view["version"])

@@ -1,0 +1,37 @@
+"""Records: a game's event log and its self-contained record (docs/audit.md). A record is
+imported and verified with the CLI (``gameledger import``, ``gameledger verify``), not over
+HTTP."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from api import problems, schemas
+from api.requests import Blueprint, bearer_token, game_uuid
+from api.resources.common import PREFIX, Answer, services, with_etag
+from application.records import export_record
+
+blp = Blueprint("records", __name__, url_prefix=PREFIX, description="The event log, the record")
+
+
+@blp.route("/games/<game_id>/events", methods=["GET"])
+@blp.arguments(schemas.EventsQuery, location="query")
+@blp.response(200, schemas.EventPageSchema)
+@blp.problems(problems.QUERY, problems.VIEWER, problems.GAME)
+def event_log(query: dict[str, Any], game_id: str) -> Answer:
+    """A page of the event log as the viewer may see it (secrets redacted)."""
+    types = frozenset(query["type"]) if query["type"] else None
+    page = services().app.event_log(
+        game_uuid(game_id), bearer_token(), query["after"], query["limit"], types
+    )
+    return with_etag(page, page["version"])
+
+
+@blp.route("/games/<game_id>/record", methods=["GET"])
+@blp.response(200, schemas.RecordSchema)
+@blp.problems(problems.VIEWER, problems.GAME)
+def game_record(game_id: str) -> Answer:
+    """The game's self-contained record as the viewer may see it: moves, every event with its
+    hash, the seed once the game has ended, the outcome (docs/audit.md)."""
+    record = export_record(services().app, game_uuid(game_id), bearer_token())
+    return with_etag(record, record["events"][-1]["version"])

@@ -1,0 +1,66 @@
+"""Undo: asking to take turns back, answering such a request, the arbiter's undo
+(docs/audit.md, "Undo")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from api import problems, schemas
+from api.problems import Failure
+from api.requests import Blueprint, expected_version, game_uuid, required_token
+from api.resources.common import PREFIX, Answer, played_answer, services
+
+blp = Blueprint("undo", __name__, url_prefix=PREFIX, description="Taking turns back")
+
+_UNDO = (
+    problems.BODY,
+    problems.SEAT,
+    problems.GAME,
+    problems.VERSIONED,
+    Failure(409, "undo-pending"),
+    problems.UNDO_REFUSED,
+)
+"""What every undo command can meet."""
+
+
+@blp.route("/games/<game_id>/undo-requests", methods=["POST"])
+@blp.arguments(schemas.UndoRequest)
+@blp.response(200, schemas.PlayedSchema)
+@blp.problems(*_UNDO)
+def request_undo(body: dict[str, Any], game_id: str) -> Answer:
+    """Ask to take back the last ``turns`` turns of the line of play, the first of them your
+    own (docs/audit.md, "Undo"): at once when nobody must consent (undo 'free' and only your
+    own turns); else a request that every other seat ('consent'), or under 'free' each other
+    seat whose turn it takes back, accepts or refuses."""
+    done = services().app.request_undo(
+        game_uuid(game_id), required_token(), body["turns"], expected_version(body)
+    )
+    return played_answer(game_id, done)
+
+
+@blp.route("/games/<game_id>/undo-requests/answer", methods=["POST"])
+@blp.arguments(schemas.UndoAnswer)
+@blp.response(200, schemas.PlayedSchema)
+@blp.problems(*_UNDO)
+def answer_undo(body: dict[str, Any], game_id: str) -> Answer:
+    """Accept or refuse the pending undo request."""
+    done = services().app.answer_undo(
+        game_uuid(game_id), required_token(), body["accept"], expected_version(body)
+    )
+    return played_answer(game_id, done)
+
+
+@blp.route("/games/<game_id>/arbiter/undo", methods=["POST"])
+@blp.arguments(schemas.ArbiterUndoRequest)
+@blp.response(200, schemas.PlayedSchema)
+@blp.problems(*_UNDO)
+def arbiter_undo(body: dict[str, Any], game_id: str) -> Answer:
+    """The arbiter takes the game back to the end of a turn, with a recorded reason."""
+    done = services().app.arbiter_undo(
+        game_uuid(game_id),
+        required_token(),
+        body["turn"],
+        body["reason"],
+        expected_version(body),
+    )
+    return played_answer(game_id, done)
