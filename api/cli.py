@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
-from application.errors import ServiceError
 from application.records import export_record, import_record
 from application.simulation import simulate
 from application.verification import replay_record, verify_record
@@ -184,7 +183,7 @@ def _audit(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse.N
         except _Failed as failed:
             print(f"gameledger: {failed}", file=sys.stderr)
             return failed.status
-        except (ServiceError, GameError) as error:
+        except GameError as error:
             print(f"gameledger: {error.code}: {error}", file=sys.stderr)
             return 1
 

@@ -11,9 +11,15 @@ from typing import Any
 from flask import Flask, Response, json
 from werkzeug.exceptions import HTTPException
 
-from application.errors import BadRequest, Conflict, InvalidToken, NotFound, ServiceError
-from domain.game import GameNotReady, SeatUnavailable
-from domain.protocol import GameError, IllegalMove, InvalidMove, InvalidOptions
+from application.errors import BadRequest, Conflict, InvalidToken, NotFound
+from domain.errors import (
+    GameError,
+    GameNotReady,
+    IllegalMove,
+    InvalidMove,
+    InvalidOptions,
+    SeatUnavailable,
+)
 from domain.registry import UnknownGame
 
 PROBLEM = "application/problem+json"
@@ -105,7 +111,7 @@ class ApiError(Exception):
         self.extra = extra
 
 
-def _service_error(error: ServiceError | GameError) -> Response:
+def _service_error(error: GameError) -> Response:
     for cls, status in _STATUS:
         if isinstance(error, cls):
             return problem(status, error.code, error.message)
@@ -140,7 +146,6 @@ def _is_json_syntax_error(messages: Any, error: HTTPException) -> bool:
 
 def install(app: Flask) -> None:
     """Register the handlers that turn every error into problem+json."""
-    app.register_error_handler(ServiceError, _service_error)
     app.register_error_handler(GameError, _service_error)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(ApiError, lambda e: problem(e.status, e.code, e.detail, **e.extra))

@@ -9,10 +9,6 @@ from __future__ import annotations
 
 from domain.errors import GameError
 
-ServiceError = GameError
-"""The former base of the use cases' errors, now :class:`domain.errors.GameError` itself
-(issue 11, part 7); the name stays while api/ still imports it."""
-
 
 class NotFound(GameError):
     """No such game (or no such version of it)."""

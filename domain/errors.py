@@ -30,3 +30,7 @@ class InvalidOptions(GameError):
 class GameNotReady(GameError):
     """A command the game cannot take yet: a move before every seat is taken, a move or an
     undo while an undo request waits for answers (docs/api.md, "Errors": 409)."""
+
+
+class SeatUnavailable(GameError):
+    """A seat that does not exist or is already taken."""

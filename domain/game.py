@@ -33,8 +33,8 @@ from eventsourcing.domain import Aggregate, event
 from eventsourcing.domain import Snapshot as LibrarySnapshot
 from eventsourcing.utils import register_topic
 
-from domain import aggregate_adapter, chain, errors, undo
-from domain.errors import GameError
+from domain import aggregate_adapter, chain, undo
+from domain.errors import GameNotReady, SeatUnavailable
 from domain.jsonvalue import copy_json
 from domain.protocol import Event as RulesEvent
 from domain.protocol import Rules, Viewer
@@ -47,15 +47,6 @@ SECRET_FIELDS: dict[str, frozenset[str]] = {
 }
 """Fields of ledger events that no reader of the event log is shown (nor hashed)."""
 CHAIN_FIELDS = frozenset({"prev_hash", "hash", "sealed"})
-
-
-GameNotReady = errors.GameNotReady
-"""Defined with the other refusals (:mod:`domain.errors`: the undo policy raises it too);
-named here as well, where the API's error mapping has always found it."""
-
-
-class SeatUnavailable(GameError):
-    """A seat that does not exist or is already taken."""
 
 
 class Game(Aggregate):

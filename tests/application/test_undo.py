@@ -9,7 +9,7 @@ import pytest
 
 from application.errors import Conflict, InvalidToken
 from application.service import GameLedger
-from domain.game import GameNotReady
+from domain.errors import GameNotReady
 from domain.protocol import InvalidOptions
 from domain.undo import UndoRefused
 from infrastructure.container import Services

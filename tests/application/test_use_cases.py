@@ -7,7 +7,7 @@ import json
 import pytest
 
 from application.errors import BadRequest, Conflict, InvalidToken, NotFound
-from domain.game import GameNotReady, SeatUnavailable
+from domain.errors import GameNotReady, SeatUnavailable
 from domain.protocol import IllegalMove, InvalidMove, InvalidOptions
 from domain.randomness import commitment
 from domain.registry import UnknownGame
