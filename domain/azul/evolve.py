@@ -33,7 +33,7 @@ from domain.azul.state import (
     AzulState,
     next_complete_line,
 )
-from domain.azul.tiles import COLOUR_INDEX, COLOURS, FLOOR_SPACES, MARKER, SIZE
+from domain.azul.tiles import COLOUR_INDEX, COLOURS, FLOOR_SPACES, LETTERS, MARKER, SIZE
 from domain.events import EventCatalogue
 
 
@@ -51,13 +51,10 @@ def factories_filled(state: AzulState, data: FactoriesFilled) -> None:
     sources = state.sources
     total = 0
     for number, tiles in enumerate(data["factories"], start=1):
-        counts = [0] * COLOURS
-        for letter in tiles:
-            colour = COLOUR_INDEX[letter]
-            counts[colour] += 1
-            bag[colour] -= 1
-        sources[number] = counts
+        sources[number] = [tiles.count(letter) for letter in LETTERS]
         total += len(tiles)
+    drawn = [sum(counts) for counts in zip(*sources[1:], strict=True)]
+    state.bag = [left - taken for left, taken in zip(bag, drawn, strict=True)]
     state.tiles_left = total
     state.round = data["round"]
     state.phase = OFFER
@@ -74,14 +71,20 @@ def tiles_taken(state: AzulState, data: TilesTaken) -> None:
     player = data["player"]
     source = data["source"]
     colour = COLOUR_INDEX[data["colour"]]
-    counts = state.sources[0 if source == "centre" else source]
-    counts[colour] = 0
-    if source != "centre":
-        centre = state.sources[0]
-        for other in range(COLOURS):
-            if counts[other]:
-                centre[other] += counts[other]
-                counts[other] = 0
+    sources = state.sources
+    centre = sources[0]
+    if source == "centre":
+        centre[colour] = 0
+    else:
+        counts = sources[source]
+        counts[colour] = 0
+        blue, yellow, red, black, white = counts
+        centre[0] += blue
+        centre[1] += yellow
+        centre[2] += red
+        centre[3] += black
+        centre[4] += white
+        sources[source] = [0, 0, 0, 0, 0]
     state.tiles_left -= data["count"]
     to_line = data["to_line"]
     line = data["line"]

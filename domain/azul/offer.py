@@ -7,20 +7,21 @@ from __future__ import annotations
 
 from domain.azul.events import TILES_TAKEN
 from domain.azul.moves import CENTRE, Take
+from domain.azul.state import AzulState
 from domain.azul.tiles import FLOOR_SPACES, LETTERS, NAMES, Letter
 from domain.azul.tiling import AzulTurn, end_round, settle, tiling_done
 from domain.protocol import IllegalMove
 from domain.randomness import RandomStream
 
 
-def take(turn: AzulTurn, player: int, move: Take, rng: RandomStream) -> None:
+def take(turn: AzulTurn, state: AzulState, player: int, move: Take, rng: RandomStream) -> None:
     """``TilesTaken`` (docs/azul.md, "Factory offer"): every tile of the colour leaves its
     source, the rest of a factory goes to the centre, the first take from the centre takes
     the marker; the tiles fill the chosen pattern line, the overflow goes to the floor line
     and what does not fit there to the lid ("Floor line"). The take that empties the table
-    goes on with wall tiling and the end of the round ("Wall tiling and scoring"). Raises
-    ``IllegalMove`` before emitting anything."""
-    state = turn.state
+    goes on with wall tiling and the end of the round ("Wall tiling and scoring"). ``state``
+    is ``turn.state`` before the take (the caller has read it). Raises ``IllegalMove`` before
+    emitting anything."""
     source, colour, line = move
     if source >= len(state.sources):
         raise IllegalMove("no-such-source", f"There is no factory {source}.")
@@ -38,7 +39,8 @@ def take(turn: AzulTurn, player: int, move: Take, rng: RandomStream) -> None:
             raise IllegalMove("colour-already-on-wall", f"Wall row {line} has that colour.")
         if held == line:
             raise IllegalMove("line-full", f"Line {line} is full; put the tiles on the floor.")
-        to_line = min(count, line - held)
+        room = line - held
+        to_line = count if count < room else room
     marker = source == CENTRE and state.marker_in_centre
     free = FLOOR_SPACES - len(state.floor[player])
     if marker and free:

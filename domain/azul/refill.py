@@ -54,6 +54,17 @@ def draw_factories(
     for _ in range(factories):
         tiles: list[Letter] = []
         filled.append(tiles)
+        total = len(pool)
+        if total >= FACTORY_SIZE:  # the usual case, step 3 with k = 4 written out
+            x = below(total * (total - 1) * (total - 2) * (total - 3))
+            tiles.append(pool.pop(x % total))
+            x //= total
+            tiles.append(pool.pop(x % (total - 1)))
+            x //= total - 1
+            tiles.append(pool.pop(x % (total - 2)))
+            tiles.append(pool.pop(x // (total - 2) % (total - 3)))
+            drawn += FACTORY_SIZE
+            continue
         while len(tiles) < FACTORY_SIZE:
             total = len(pool)
             if total == 0:

@@ -39,6 +39,7 @@ from domain.azul.state import (
     state_from_json,
     state_to_json,
 )
+from domain.azul.tiles import NO_TILES
 from domain.azul.tiling import AzulTurn, free_columns, place, refill
 from domain.azul.view import AzulView, outcome, summary, view
 from domain.protocol import (
@@ -115,7 +116,10 @@ class AzulRules(RulesBase[AzulState, Move]):
             m3 = 96 + (allowed >> 15 & 31)
             m4 = 128 + (allowed >> 20)
             out: list[Move] = []
-            for table, (b, y, r, k, w) in zip(TAKES, state.sources):  # noqa: B905 - a TAKES row per possible source
+            for table, counts in zip(TAKES, state.sources):  # noqa: B905 - a TAKES row per possible source
+                if counts == NO_TILES:
+                    continue
+                b, y, r, k, w = counts
                 if b:
                     out += table[m0]
                 if y:
@@ -150,13 +154,13 @@ class AzulRules(RulesBase[AzulState, Move]):
                 raise IllegalMove("not-your-turn", f"It is seat {state.current}'s turn.")
             if type(move) is not Take:
                 raise IllegalMove("wrong-phase", "Tiles are being taken, not placed.")
-            take(turn, player, move, rng)
+            take(turn, state, player, move, rng)
         elif state.phase == TILING:
             if state.pending[player] < 0:
                 raise IllegalMove("not-your-turn", "You have no wall-tiling choice to make.")
             if type(move) is not Place:
                 raise IllegalMove("wrong-phase", "The wall is being tiled: place a tile.")
-            place(turn, player, move, rng)
+            place(turn, state, player, move, rng)
         else:
             raise IllegalMove("not-started", "The game has not begun.")
 

@@ -25,6 +25,9 @@ COLOUR_INDEX: Final[dict[str, int]] = {letter: i for i, letter in enumerate(LETT
 NAMES: Final = ("blue", "yellow", "red", "black", "white")
 """English colour names, for messages."""
 
+NO_TILES: Final[list[int]] = [0] * COLOURS
+"""The tile counts of an empty factory or centre (to compare with; never changed)."""
+
 MARKER: Final = COLOURS
 """The first-player marker as an item of a floor line (never a tile)."""
 

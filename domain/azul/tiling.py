@@ -46,12 +46,12 @@ def free_columns(state: AzulState, player: int, row: int) -> list[int]:
     ]
 
 
-def place(turn: AzulTurn, player: int, move: Place, rng: RandomStream) -> None:
+def place(turn: AzulTurn, state: AzulState, player: int, move: Place, rng: RandomStream) -> None:
     """Gray wall: ``player`` puts the tile of their topmost complete line on a free space of
     that wall row (docs/azul.md, "Gray wall"), then tiling goes on as far as it can without
-    a choice, and the round ends once nobody has a choice left. Raises ``IllegalMove``
-    (``wrong-row``, ``space-occupied``, ``colour-already-in-column``) before emitting."""
-    state = turn.state
+    a choice, and the round ends once nobody has a choice left. ``state`` is ``turn.state``
+    before the placement. Raises ``IllegalMove`` (``wrong-row``, ``space-occupied``,
+    ``colour-already-in-column``) before emitting."""
     row = state.pending[player]
     if move.row != row + 1:
         raise IllegalMove("wrong-row", f"Wall tiling goes top down: place line {row + 1} first.")
@@ -60,17 +60,16 @@ def place(turn: AzulTurn, player: int, move: Place, rng: RandomStream) -> None:
         raise IllegalMove("space-occupied", "That wall space already has a tile.")
     if state.col_colours[player][column] >> state.line_colour[player][row] & 1:
         raise IllegalMove("colour-already-in-column", "That column already has this colour.")
-    tile(turn, player, row, column)
+    tile(turn, state, player, row, column)
     settle(turn, player)
     if tiling_done(turn.state):
         end_round(turn, rng)
 
 
-def tile(turn: AzulTurn, player: int, row: int, column: int) -> None:
+def tile(turn: AzulTurn, state: AzulState, player: int, row: int, column: int) -> None:
     """``WallTiled``: the complete line ``row`` (0-based) moves one tile to ``column`` and
     scores at once; its other ``row`` tiles go to the lid (docs/azul.md, "Wall tiling and
-    scoring")."""
-    state = turn.state
+    scoring"). ``state`` is ``turn.state`` as the caller has just read it."""
     colour = state.line_colour[player][row]
     points = placement_points(state.wall[player], row, column)
     turn.emit(
@@ -88,10 +87,10 @@ def tile(turn: AzulTurn, player: int, row: int, column: int) -> None:
     )
 
 
-def floor_line(turn: AzulTurn, player: int, row: int) -> None:
+def floor_line(turn: AzulTurn, state: AzulState, player: int, row: int) -> None:
     """``LineFloored``: a gray-wall line with no legal space goes to the floor line, what
-    does not fit to the lid (docs/azul.md, "Gray wall")."""
-    state = turn.state
+    does not fit to the lid (docs/azul.md, "Gray wall"). ``state`` is ``turn.state`` as the
+    caller has just read it."""
     count = row + 1
     to_floor = min(count, FLOOR_SPACES - len(state.floor[player]))
     turn.emit(
@@ -117,11 +116,11 @@ def settle(turn: AzulTurn, player: int) -> None:
     row = state.pending[player]
     while row >= 0:
         if not state.gray:
-            tile(turn, player, row, wall_column(row, state.line_colour[player][row]))
+            tile(turn, state, player, row, wall_column(row, state.line_colour[player][row]))
         elif free_columns(state, player, row):
             return
         else:
-            floor_line(turn, player, row)
+            floor_line(turn, state, player, row)
         state = turn.state
         row = state.pending[player]
 
