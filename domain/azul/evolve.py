@@ -33,7 +33,7 @@ from domain.azul.state import (
     AzulState,
     next_complete_line,
 )
-from domain.azul.tiles import COLOUR_INDEX, COLOURS, FLOOR_SPACES, LETTERS, MARKER, SIZE
+from domain.azul.tiles import COLOUR_INDEX, COLOURS, FLOOR_SPACES, MARKER, SIZE
 from domain.events import EventCatalogue
 
 
@@ -51,10 +51,13 @@ def factories_filled(state: AzulState, data: FactoriesFilled) -> None:
     sources = state.sources
     total = 0
     for number, tiles in enumerate(data["factories"], start=1):
-        sources[number] = [tiles.count(letter) for letter in LETTERS]
+        counts = [0] * COLOURS
+        for letter in tiles:
+            colour = COLOUR_INDEX[letter]
+            counts[colour] += 1
+            bag[colour] -= 1
+        sources[number] = counts
         total += len(tiles)
-    drawn = [sum(counts) for counts in zip(*sources[1:], strict=True)]
-    state.bag = [left - taken for left, taken in zip(bag, drawn, strict=True)]
     state.tiles_left = total
     state.round = data["round"]
     state.phase = OFFER
@@ -112,6 +115,8 @@ def tiles_taken(state: AzulState, data: TilesTaken) -> None:
 
 
 def _clear_line(state: AzulState, player: int, row: int) -> None:
+    """A pattern line emptied after wall tiling (docs/azul.md, "Wall tiling and scoring"):
+    it may take any colour its wall row lacks again, and tiling goes on below it."""
     state.line_colour[player][row] = -1
     state.line_count[player][row] = 0
     empty = EMPTY_LINE_ALLOWS[row][state.row_colours[player][row]]

@@ -173,6 +173,8 @@ Move = Take | Place
 
 
 def _takes_for(source: int, colour: int, mask: int) -> tuple[Take, ...]:
+    """The takes of ``colour`` from ``source`` onto the lines in ``mask``, floor last
+    (docs/azul.md, "Factory offer")."""
     lines = [Take(source, colour, line + 1) for line in range(SIZE) if mask >> line & 1]
     return (*lines, Take(source, colour, FLOOR))
 

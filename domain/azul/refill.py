@@ -33,6 +33,7 @@ def by_letter(counts: list[int]) -> ColourCounts:
 
 
 def _pool(counts: list[int]) -> list[Letter]:
+    """The tiles of ``counts`` as letters in colour order (docs/azul.md, "Refill draws")."""
     pool: list[Letter] = []
     for colour, count in enumerate(counts):
         pool += [LETTERS[colour]] * count

@@ -63,6 +63,8 @@ class AzulRules(RulesBase[AzulState, Move]):
     shapes = Shapes(move=TakeJson | PlaceJson, view=AzulView, options=AzulOptions)
 
     def __init__(self) -> None:
+        """Azul described: 2-4 players, the ``wall`` option, rules version ``azul-1``
+        (docs/azul.md, "Setup" and "Options")."""
         self.name = "azul"
         self.min_players = 2
         self.max_players = 4

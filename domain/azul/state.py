@@ -35,6 +35,8 @@ PHASE_NAMES: Final[tuple[PhaseName, PhaseName, PhaseName, PhaseName]] = (
 
 
 def _empty_contribution(row: int, wall_mask: int) -> int:
+    """The allowed-bits of an empty pattern line ``row`` whose wall row holds the colours
+    of ``wall_mask`` (docs/azul.md, "Factory offer")."""
     bits = 0
     for colour in range(COLOURS):
         if not wall_mask >> colour & 1:
@@ -134,6 +136,7 @@ def state_from_json(data: dict[str, Any]) -> AzulState:
 
 
 def _copy(value: Any) -> Any:
+    """A deep copy of JSON-like lists and dicts (snapshots share nothing with the state)."""
     if isinstance(value, list):
         return [_copy(v) for v in value]
     if isinstance(value, dict):
