@@ -98,11 +98,10 @@ class AzulRules(RulesBase[AzulState, Move]):
 
     # -- turns ----------------------------------------------------------------------
 
-    def current_players(self, state: AzulState) -> list[int]:
-        """The player to move during the factory offer; during gray-wall tiling every
-        player with a choice left (they act at once); nobody before the start or after
-        the end (docs/azul.md, "Factory offer" and "Gray wall")."""
-        return current_players(state)
+    current_players = staticmethod(current_players)
+    """The player to move during the factory offer; during gray-wall tiling every player with
+    a choice left (they act at once); nobody before the start or after the end (docs/azul.md,
+    "Factory offer" and "Gray wall"). The function itself: no extra call per question."""
 
     def legal_moves(self, state: AzulState, player: int) -> list[Move]:
         """Every legal move of ``player`` now (docs/azul.md, "Factory offer"; "Gray wall").
