@@ -1,10 +1,13 @@
 """Azul, the tile-laying game, as a GameLedger game (its rules and decisions: docs/azul.md).
 
-:data:`AZUL` implements :class:`domain.protocol.Rules`. Modules, one purpose each:
-``tiles`` colours and wall geometry, ``state`` the state, ``moves`` move values with their
-JSON and notation, ``scoring`` placement, floor and bonus scoring, ``refill`` the bag
-draws, ``evolve`` how events change the state, ``tiling`` the end of a round, ``rules``
-the protocol, ``view`` what is shown, ``invariants`` the conservation laws.
+:data:`AZUL` implements :class:`domain.protocol.Rules`. The rooms every game has
+(docs/architecture.md, "The rooms of a game package"): ``rules`` the game described and how a
+move is decided, ``options`` the options, ``state`` the state, ``events`` each event's typed
+definition, ``evolve`` how events change the state, ``moves`` move values with their JSON and
+notation, ``view`` what is shown, ``invariants`` the conservation laws. Azul's own: ``tiles``
+colours and wall geometry, ``offer`` taking tiles, ``tiling`` the end of a round,
+``scoring`` placement, floor and bonus scoring, ``refill`` the bag draws, ``stalemate`` the
+"no row can ever be completed" decision.
 """
 
 from __future__ import annotations

@@ -1,15 +1,29 @@
-"""How each recorded event changes the state: the only code replay runs (docs/architecture.md,
-"Events are the record"; docs/azul.md, "Events", for the rule each event records).
+"""How each recorded event changes the state: the only code replay runs, and the code every
+look-ahead of a :class:`~domain.turn.Turn` runs (docs/architecture.md, "Events are the
+record" and "One way to decide a move"; docs/azul.md, "Events", for the rule each event
+records; the events' definitions are in :mod:`domain.azul.events`).
 
 Every handler changes the given state in place, reads only the state and the event's data,
-never keeps a reference to the event's lists, and never draws random numbers.
+never keeps a reference to the event's lists, and never draws random numbers. A recorded
+``random_position`` is stored by the catalogue (:data:`EVENTS`), not here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Final
-
+from domain.azul.events import (
+    FACTORIES_FILLED,
+    FLOOR_PENALISED,
+    GAME_ENDED,
+    LINE_FLOORED,
+    TILES_TAKEN,
+    WALL_TILED,
+    FactoriesFilled,
+    FloorPenalised,
+    GameEnded,
+    LineFloored,
+    TilesTaken,
+    WallTiled,
+)
 from domain.azul.state import (
     EMPTY_LINE_ALLOWS,
     LINE_BITS,
@@ -20,15 +34,14 @@ from domain.azul.state import (
     next_complete_line,
 )
 from domain.azul.tiles import COLOUR_INDEX, COLOURS, FLOOR_SPACES, MARKER, SIZE
-from domain.protocol import Event, GameError
-
-Data = dict[str, Any]
+from domain.events import EventCatalogue
 
 
-def factories_filled(state: AzulState, data: Data) -> None:
+def factories_filled(state: AzulState, data: FactoriesFilled) -> None:
     """``FactoriesFilled``: a new round starts (docs/azul.md, "Next round" and "Factory
     offer"): the lid is poured into the bag if it was, the drawn tiles leave the bag for the
-    factories, the marker goes to the centre and ``first_player`` is to move."""
+    factories, the marker goes to the centre and ``first_player`` is to move (the catalogue
+    stores ``random_position``)."""
     bag = state.bag
     if data["lid_poured"] is not None:
         lid = state.lid
@@ -51,10 +64,9 @@ def factories_filled(state: AzulState, data: Data) -> None:
     state.first_player = state.current = data["first_player"]
     state.marker_in_centre = True
     state.marker_holder = -1
-    state.random_position = data["random_position"]
 
 
-def tiles_taken(state: AzulState, data: Data) -> None:
+def tiles_taken(state: AzulState, data: TilesTaken) -> None:
     """``TilesTaken`` (docs/azul.md, "Factory offer"): the colour leaves its source, the rest of
     a factory goes to the centre, the marker (first take from the centre) goes to the
     leftmost free floor space if there is one, tiles go to the line, floor and lid as
@@ -62,18 +74,25 @@ def tiles_taken(state: AzulState, data: Data) -> None:
     player = data["player"]
     source = data["source"]
     colour = COLOUR_INDEX[data["colour"]]
-    counts = state.sources[0 if source == "centre" else source]
-    counts[colour] = 0
-    if source != "centre":
-        centre = state.sources[0]
-        for other in range(COLOURS):
-            if counts[other]:
-                centre[other] += counts[other]
-                counts[other] = 0
+    sources = state.sources
+    centre = sources[0]
+    if source == "centre":
+        centre[colour] = 0
+    else:
+        counts = sources[source]
+        counts[colour] = 0
+        blue, yellow, red, black, white = counts
+        centre[0] += blue
+        centre[1] += yellow
+        centre[2] += red
+        centre[3] += black
+        centre[4] += white
+        sources[source] = [0, 0, 0, 0, 0]
     state.tiles_left -= data["count"]
     to_line = data["to_line"]
-    if to_line:
-        row = data["line"] - 1
+    line = data["line"]
+    if to_line and line != "floor":
+        row = line - 1
         state.line_colour[player][row] = colour
         counts = state.line_count[player]
         counts[row] += to_line
@@ -96,6 +115,8 @@ def tiles_taken(state: AzulState, data: Data) -> None:
 
 
 def _clear_line(state: AzulState, player: int, row: int) -> None:
+    """A pattern line emptied after wall tiling (docs/azul.md, "Wall tiling and scoring"):
+    it may take any colour its wall row lacks again, and tiling goes on below it."""
     state.line_colour[player][row] = -1
     state.line_count[player][row] = 0
     empty = EMPTY_LINE_ALLOWS[row][state.row_colours[player][row]]
@@ -103,7 +124,7 @@ def _clear_line(state: AzulState, player: int, row: int) -> None:
     state.pending[player] = next_complete_line(state, player, row + 1)
 
 
-def wall_tiled(state: AzulState, data: Data) -> None:
+def wall_tiled(state: AzulState, data: WallTiled) -> None:
     """``WallTiled`` (docs/azul.md, "Wall tiling and scoring"): the tile goes to the wall,
     the player scores, the rest of the line goes to the lid; tiling goes on below."""
     player = data["player"]
@@ -118,7 +139,7 @@ def wall_tiled(state: AzulState, data: Data) -> None:
     _clear_line(state, player, row)
 
 
-def line_floored(state: AzulState, data: Data) -> None:
+def line_floored(state: AzulState, data: LineFloored) -> None:
     """``LineFloored`` (docs/azul.md, "Gray wall"): a complete line with no legal wall space goes
     to the floor line, the overflow to the lid."""
     player = data["player"]
@@ -129,7 +150,7 @@ def line_floored(state: AzulState, data: Data) -> None:
     _clear_line(state, player, row)
 
 
-def floor_penalised(state: AzulState, data: Data) -> None:
+def floor_penalised(state: AzulState, data: FloorPenalised) -> None:
     """``FloorPenalised`` (docs/azul.md, "Floor line"): the new score (never below 0), the
     floor tiles to the lid; the marker, if on this floor, stays with its holder."""
     player = data["player"]
@@ -142,7 +163,7 @@ def floor_penalised(state: AzulState, data: Data) -> None:
     state.pending[player] = -1
 
 
-def game_ended(state: AzulState, data: Data) -> None:
+def game_ended(state: AzulState, data: GameEnded) -> None:
     """``GameEnded`` (docs/azul.md, "End of game"): final scores with bonuses, ranks, winners."""
     state.phase = OVER
     state.scores = list(data["scores"])
@@ -155,23 +176,11 @@ def game_ended(state: AzulState, data: Data) -> None:
     }
 
 
-HANDLERS: Final[dict[str, Callable[[AzulState, Data], None]]] = {
-    "FactoriesFilled": factories_filled,
-    "TilesTaken": tiles_taken,
-    "WallTiled": wall_tiled,
-    "LineFloored": line_floored,
-    "FloorPenalised": floor_penalised,
-    "GameEnded": game_ended,
-}
-"""The event catalogue (docs/azul.md, "Events")."""
-
-EVENT_TYPES: Final = tuple(HANDLERS)
-
-
-def evolve(state: AzulState, event: Event) -> AzulState:
-    """The state after ``event``, changed in place (protocol: ``Rules.evolve``)."""
-    handler = HANDLERS.get(event.type)
-    if handler is None:
-        raise GameError("unknown-event", f"Azul has no event called {event.type!r}.")
-    handler(state, event.data)
-    return state
+EVENTS = EventCatalogue[AzulState]("Azul")
+"""Every event of Azul bound to its handler: the game's ``evolve`` (docs/azul.md, "Events")."""
+EVENTS.on(FACTORIES_FILLED, factories_filled)
+EVENTS.on(TILES_TAKEN, tiles_taken)
+EVENTS.on(WALL_TILED, wall_tiled)
+EVENTS.on(LINE_FLOORED, line_floored)
+EVENTS.on(FLOOR_PENALISED, floor_penalised)
+EVENTS.on(GAME_ENDED, game_ended)

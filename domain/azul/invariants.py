@@ -35,6 +35,7 @@ def tile_counts(state: AzulState) -> list[int]:
 
 
 def _tiles(state: AzulState) -> list[str]:
+    """100 tiles, 20 of each colour, none negative (docs/azul.md, "Setup")."""
     problems = []
     for colour, count in enumerate(tile_counts(state)):
         if count != TILES_PER_COLOUR:
@@ -48,6 +49,7 @@ def _tiles(state: AzulState) -> list[str]:
 
 
 def _marker(state: AzulState) -> list[str]:
+    """Exactly one first-player marker (docs/azul.md, "Factory offer" and "Floor line")."""
     on_floors = [seat for seat in range(state.players) if MARKER in state.floor[seat]]
     tokens = sum(floor.count(MARKER) for floor in state.floor)
     places = int(state.marker_in_centre) + tokens
@@ -61,6 +63,8 @@ def _marker(state: AzulState) -> list[str]:
 
 
 def _wall(state: AzulState, seat: int) -> list[str]:
+    """A colour at most once per wall row and column, on its printed space on the coloured
+    wall (docs/azul.md, "Coloured wall" and "Gray wall")."""
     rows = [0] * SIZE
     columns = [0] * SIZE
     twice = misplaced = False
@@ -83,6 +87,7 @@ def _wall(state: AzulState, seat: int) -> list[str]:
 
 
 def _board(state: AzulState, seat: int) -> list[str]:
+    """One seat's wall, score, pattern lines and floor line (docs/azul.md, "Invariants")."""
     problems = _wall(state, seat)
     if state.scores[seat] < 0:
         problems.append(f"Seat {seat} has a negative score.")

@@ -21,39 +21,51 @@ ordered draw is exactly as likely as with one ``below`` per tile, at a quarter o
 
 from __future__ import annotations
 
-from typing import Any
-
-from domain.azul.tiles import FACTORY_SIZE, LETTERS
+from domain.azul.events import ColourCounts, LidPoured
+from domain.azul.tiles import FACTORY_SIZE, LETTERS, Letter
 from domain.randomness import RandomStream
 
 
-def by_letter(counts: list[int]) -> dict[str, int]:
+def by_letter(counts: list[int]) -> ColourCounts:
     """Colour counts as ``{"B": n, "Y": n, "R": n, "K": n, "W": n}`` (for event payloads)."""
-    return dict(zip(LETTERS, counts, strict=True))
+    blue, yellow, red, black, white = counts
+    return {"B": blue, "Y": yellow, "R": red, "K": black, "W": white}
 
 
-def _pool(counts: list[int]) -> list[str]:
-    pool: list[str] = []
+def _pool(counts: list[int]) -> list[Letter]:
+    """The tiles of ``counts`` as letters in colour order (docs/azul.md, "Refill draws")."""
+    pool: list[Letter] = []
     for colour, count in enumerate(counts):
-        pool += LETTERS[colour] * count
+        pool += [LETTERS[colour]] * count
     return pool
 
 
 def draw_factories(
     bag: list[int], lid: list[int], factories: int, rng: RandomStream
-) -> tuple[list[list[str]], dict[str, Any] | None]:
+) -> tuple[list[list[Letter]], LidPoured | None]:
     """Draw the tiles of a refill (module docstring) without changing ``bag`` or ``lid``.
     Returns the letters put on each factory, in draw order, and ``None`` or, when the lid
     was poured, ``{"after_draws": tiles drawn before the pour, "count": tiles poured,
     "tiles": {letter: count}}``."""
     pool = _pool(bag)  # the bag's tiles in colour order; popping keeps that order
-    poured: dict[str, Any] | None = None
+    poured: LidPoured | None = None
     drawn = 0
-    filled: list[list[str]] = []
+    filled: list[list[Letter]] = []
     below = rng.below
     for _ in range(factories):
-        tiles: list[str] = []
+        tiles: list[Letter] = []
         filled.append(tiles)
+        total = len(pool)
+        if total >= FACTORY_SIZE:  # the usual case, step 3 with k = 4 written out
+            x = below(total * (total - 1) * (total - 2) * (total - 3))
+            tiles.append(pool.pop(x % total))
+            x //= total
+            tiles.append(pool.pop(x % (total - 1)))
+            x //= total - 1
+            tiles.append(pool.pop(x % (total - 2)))
+            tiles.append(pool.pop(x // (total - 2) % (total - 3)))
+            drawn += FACTORY_SIZE
+            continue
         while len(tiles) < FACTORY_SIZE:
             total = len(pool)
             if total == 0:

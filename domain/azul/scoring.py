@@ -3,8 +3,7 @@ ranking (docs/azul.md, "Wall tiling and scoring", "Floor line" and "End of game"
 
 from __future__ import annotations
 
-from typing import TypedDict
-
+from domain.azul.events import Bonus
 from domain.azul.tiles import (
     COLOUR_BONUS,
     COLOURS,
@@ -52,15 +51,6 @@ def penalised(score: int, occupied: int) -> int:
     """The score after the floor penalty; a score never falls below 0 (docs/azul.md,
     "Floor line")."""
     return max(0, score - floor_loss(occupied))
-
-
-class Bonus(TypedDict):
-    """End-of-game bonuses of one player (docs/azul.md, "End of game")."""
-
-    rows: int
-    columns: int
-    colours: int
-    points: int
 
 
 def bonuses(wall: list[int]) -> Bonus:

@@ -52,6 +52,7 @@ def _fits(state: AzulState, seat: int, row: int, missing: list[int]) -> bool:
     free = [c for c in range(SIZE) if wall[row * SIZE + c] < 0]
 
     def place(index: int, used: int) -> bool:
+        """Whether ``missing[index:]`` fit the free columns not in ``used``."""
         if index == len(missing):
             return True
         bit = 1 << missing[index]
@@ -64,6 +65,7 @@ def _fits(state: AzulState, seat: int, row: int, missing: list[int]) -> bool:
 
 
 def _missing(state: AzulState, seat: int, row: int) -> list[int]:
+    """The colours wall row ``row`` of ``seat`` still lacks."""
     present = state.row_colours[seat][row]
     return [c for c in range(COLOURS) if not present >> c & 1]
 
@@ -71,6 +73,7 @@ def _missing(state: AzulState, seat: int, row: int) -> list[int]:
 def _row_possible(
     state: AzulState, seat: int, row: int, supply: list[int], stuck: set[tuple[int, int]]
 ) -> bool:
+    """Whether wall row ``row`` of ``seat`` could still be completed (module docstring)."""
     missing = _missing(state, seat, row)
     count = state.line_count[seat][row]
     held = state.line_colour[seat][row] if count else -1

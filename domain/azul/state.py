@@ -9,7 +9,7 @@ derived from events by :mod:`domain.azul.evolve`; nothing here draws random numb
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from domain.azul.tiles import COLOURS, SIZE, TILES_PER_COLOUR, factory_count
 
@@ -22,10 +22,21 @@ TILING: Final = 2
 OVER: Final = 3
 """The game has ended (docs/azul.md, "End of game")."""
 
-PHASE_NAMES: Final = ("setup", "offer", "tiling", "over")
+PhaseName = Literal["setup", "offer", "tiling", "over"]
+"""A phase as the view names it (docs/azul.md, "View")."""
+
+PHASE_NAMES: Final[tuple[PhaseName, PhaseName, PhaseName, PhaseName]] = (
+    "setup",
+    "offer",
+    "tiling",
+    "over",
+)
+"""The name of each phase, indexed by its number."""
 
 
 def _empty_contribution(row: int, wall_mask: int) -> int:
+    """The allowed-bits of an empty pattern line ``row`` whose wall row holds the colours
+    of ``wall_mask`` (docs/azul.md, "Factory offer")."""
     bits = 0
     for colour in range(COLOURS):
         if not wall_mask >> colour & 1:
@@ -125,6 +136,7 @@ def state_from_json(data: dict[str, Any]) -> AzulState:
 
 
 def _copy(value: Any) -> Any:
+    """A deep copy of JSON-like lists and dicts (snapshots share nothing with the state)."""
     if isinstance(value, list):
         return [_copy(v) for v in value]
     if isinstance(value, dict):

@@ -8,12 +8,15 @@ lines and columns are 0-based inside the engine and 1-based everywhere a person 
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Literal
 
 COLOURS: Final = 5
 """Number of tile colours (docs/azul.md, "Setup": blue, yellow, red, black, white)."""
 
-LETTERS: Final = "BYRKW"
+Letter = Literal["B", "Y", "R", "K", "W"]
+"""A colour as events, moves and views name it (docs/azul.md, "Setup")."""
+
+LETTERS: Final[tuple[Letter, Letter, Letter, Letter, Letter]] = ("B", "Y", "R", "K", "W")
 """The one-letter name of each colour, indexed by the colour's number."""
 
 COLOUR_INDEX: Final[dict[str, int]] = {letter: i for i, letter in enumerate(LETTERS)}
@@ -21,6 +24,9 @@ COLOUR_INDEX: Final[dict[str, int]] = {letter: i for i, letter in enumerate(LETT
 
 NAMES: Final = ("blue", "yellow", "red", "black", "white")
 """English colour names, for messages."""
+
+NO_TILES: Final[list[int]] = [0] * COLOURS
+"""The tile counts of an empty factory or centre (to compare with; never changed)."""
 
 MARKER: Final = COLOURS
 """The first-player marker as an item of a floor line (never a tile)."""
@@ -68,11 +74,11 @@ def wall_column(row: int, colour: int) -> int:
     return (colour + row) % SIZE
 
 
-def letters(counts: list[int]) -> list[str]:
+def letters(counts: list[int]) -> list[Letter]:
     """Colour counts as a list of letters in colour order, e.g. ``[0, 2, 0, 1, 0]`` ->
     ``["Y", "Y", "K"]``."""
-    out: list[str] = []
+    out: list[Letter] = []
     for colour, count in enumerate(counts):
         if count:
-            out.extend(LETTERS[colour] * count)
+            out += [LETTERS[colour]] * count
     return out

@@ -8,17 +8,74 @@ All numbers a person reads are 1-based (factories, pattern lines, wall rows and 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final, Literal
 
-from domain.azul.state import OVER, PHASE_NAMES, AzulState, current_players
-from domain.azul.tiles import LETTERS, MARKER, SIZE, letters, wall_colour
+from typing_extensions import TypedDict
+
+from domain.azul.options import AzulOptions
+from domain.azul.state import OVER, PHASE_NAMES, AzulState, PhaseName, current_players
+from domain.azul.tiles import LETTERS, MARKER, SIZE, Letter, letters, wall_colour
 from domain.protocol import Outcome, Viewer
 
-COLOURED_WALL = ["".join(LETTERS[wall_colour(r, c)] for c in range(SIZE)) for r in range(SIZE)]
+COLOURED_WALL: Final = [
+    "".join(LETTERS[wall_colour(r, c)] for c in range(SIZE)) for r in range(SIZE)
+]
 """The printed colours of the coloured wall, one string per row (docs/azul.md, "Coloured wall")."""
 
 
-def _player(state: AzulState, seat: int) -> dict[str, Any]:
+class LineView(TypedDict):
+    """One pattern line (docs/azul.md, "View"): its colour while it holds tiles."""
+
+    line: int
+    colour: Letter | None
+    count: int
+
+
+class PlayerView(TypedDict):
+    """One seat's board (docs/azul.md, "View")."""
+
+    seat: int
+    score: int
+    lines: list[LineView]
+    wall: list[list[Letter | None]]
+    """5 rows of 5 spaces, each a letter or ``null`` when empty."""
+    floor: list[Letter | Literal["marker"]]
+    """The floor line left to right."""
+    marker: bool
+    pending_row: int | None
+    """Gray wall: the line to place next."""
+
+
+class CentreView(TypedDict):
+    """The centre of the table (docs/azul.md, "View")."""
+
+    tiles: list[Letter]
+    marker: bool
+
+
+class AzulView(TypedDict):
+    """The whole table, the same for every viewer but the echoed seat (docs/azul.md, "View")."""
+
+    game: Literal["azul"]
+    options: AzulOptions
+    round: int
+    phase: PhaseName
+    current_players: list[int]
+    first_player: int
+    viewer: int | None
+    factories: list[list[Letter]]
+    """Factory ``k`` at index ``k - 1``, its letters sorted by colour."""
+    centre: CentreView
+    marker_holder: int | None
+    bag: int
+    lid: int
+    wall_pattern: list[str] | None
+    """Coloured wall: the printed colours, one string per row; gray: ``null``."""
+    players: list[PlayerView]
+
+
+def _player(state: AzulState, seat: int) -> PlayerView:
+    """One seat's score, pattern lines, wall, floor line and marker (docs/azul.md, "View")."""
     wall = state.wall[seat]
     pending = state.pending[seat]
     return {
@@ -44,7 +101,7 @@ def _player(state: AzulState, seat: int) -> dict[str, Any]:
     }
 
 
-def view(state: AzulState, viewer: Viewer) -> dict[str, Any]:
+def view(state: AzulState, viewer: Viewer) -> AzulView:
     """The table as JSON-ready data: round, phase, current players, factories, centre with
     the marker, bag and lid counts, options, and per player score, pattern lines, wall,
     floor line and marker (docs/azul.md, "View"). Every viewer sees the same."""

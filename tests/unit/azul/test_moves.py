@@ -74,6 +74,35 @@ def test_malformed_json_is_refused(data: Any) -> None:
 
 
 @pytest.mark.parametrize(
+    ("move", "text"),
+    [(Take(3, R, 2), "F3R2"), (Take(CENTRE, K, FLOOR), "CK-"), (Place(2, 4), "2>4")],
+)
+def test_each_move_value_reads_and_writes_itself(move: Take | Place, text: str) -> None:
+    kind = type(move)
+    assert move.notation() == text and kind.from_notation(text) == move
+    assert kind.from_json(json.loads(json.dumps(move.to_json()))) == move
+    assert AZUL.move_to_json(move) == move.to_json()
+
+
+@pytest.mark.parametrize(
+    ("kind", "text", "data"),
+    [
+        (Take, "2>4", {"type": "place", "row": 2, "column": 4}),
+        (Place, "F3R2", {"type": "take", "source": 3, "colour": "R", "line": 2}),
+    ],
+)
+def test_a_move_value_refuses_the_other_kind(
+    kind: type[Take] | type[Place], text: str, data: dict[str, Any]
+) -> None:
+    with pytest.raises(InvalidMove) as error:
+        kind.from_notation(text)
+    assert error.value.code == "malformed-move"
+    with pytest.raises(InvalidMove) as error:
+        kind.from_json(data)
+    assert error.value.code == "malformed-move"
+
+
+@pytest.mark.parametrize(
     "text", ["", "F0R1", "FR1", "F1X1", "F1R6", "F1R0", "C1R", "0>1", "2>6", "2-4", 7]
 )
 def test_malformed_notation_is_refused(text: Any) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from domain.azul import AZUL
+from domain.azul.evolve import EVENTS
+from domain.azul.options import DEFAULT_OPTIONS, OPTIONS_INFO, WALLS, normalise_options
 from domain.azul.refill import by_letter, draw_factories
 from domain.protocol import InvalidOptions, Rules
 from domain.randomness import RandomStream
@@ -23,6 +25,14 @@ def test_azul_implements_the_protocol() -> None:
         "FloorPenalised",
         "GameEnded",
     }
+    assert AZUL.events is EVENTS and AZUL.event_types == EVENTS.types
+
+
+def test_options_info_and_normalised_options() -> None:
+    assert AZUL.options_info == OPTIONS_INFO
+    assert [info.name for info in OPTIONS_INFO] == list(DEFAULT_OPTIONS)
+    assert OPTIONS_INFO[0].values == WALLS
+    assert normalise_options({"wall": "gray"}) == {"wall": "gray"}
 
 
 @pytest.mark.parametrize(("players", "factories"), [(2, 5), (3, 7), (4, 9)])
