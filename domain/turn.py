@@ -25,12 +25,13 @@ from domain.events import Event, EventCatalogue, State
 class Turn(Generic[State]):
     """The events one move (or the opening) causes, and the state they lead to."""
 
-    __slots__ = ("_before", "_catalogue", "_copy", "_evolved", "_scratch", "events")
+    __slots__ = ("_catalogue", "_copy", "_evolved", "_scratch", "before", "events")
 
     def __init__(
         self, state: State, catalogue: EventCatalogue[State], copy: Callable[[State], State]
     ) -> None:
-        self._before = state
+        self.before = state
+        """The state before the move (never changed)."""
         self._catalogue = catalogue
         self._copy = copy
         self._scratch: State | None = None
@@ -38,19 +39,14 @@ class Turn(Generic[State]):
         self.events: list[Event] = []
 
     @property
-    def before(self) -> State:
-        """The state before the move (never changed)."""
-        return self._before
-
-    @property
     def state(self) -> State:
         """The state after every event emitted so far (do not change it: emit instead)."""
         events = self.events
         if not events:
-            return self._before
+            return self.before
         scratch = self._scratch
         if scratch is None:
-            scratch = self._scratch = self._copy(self._before)
+            scratch = self._scratch = self._copy(self.before)
         evolve = self._catalogue.evolve
         while self._evolved < len(events):
             evolve(scratch, events[self._evolved])

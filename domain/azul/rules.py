@@ -68,7 +68,6 @@ class AzulRules(RulesBase[AzulState, Move]):
         self.name = "azul"
         self.min_players = 2
         self.max_players = 4
-        self.event_types: tuple[str, ...] = EVENTS.types
         self.rules_version = "azul-1"
         self.options_info: tuple[OptionInfo, ...] = OPTIONS_INFO
         self.player_ranges: tuple[PlayerRange, ...] = (
@@ -145,7 +144,7 @@ class AzulRules(RulesBase[AzulState, Move]):
         Raises ``IllegalMove``/``InvalidMove`` (docs/azul.md, "Moves") before emitting."""
         if not well_formed(move):
             raise InvalidMove("malformed-move", "That is not an Azul move.")
-        state = turn.state
+        state = turn.before
         if state.phase == OVER:
             raise IllegalMove("game-over", "The game is over.")
         if type(player) is not int or not 0 <= player < state.players:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Final, Literal
 
 from domain.azul.tiles import COLOURS, SIZE, TILES_PER_COLOUR, factory_count
+from domain.jsonvalue import copy_json
 
 SETUP: Final = 0
 """Before the opening refill (:meth:`AzulRules.begin`)."""
@@ -127,21 +128,12 @@ class AzulState:
 
 def state_to_json(state: AzulState) -> dict[str, Any]:
     """Every field as JSON-safe primitives (a snapshot of the table)."""
-    return {name: _copy(getattr(state, name)) for name in _FIELDS}
+    return {name: copy_json(getattr(state, name)) for name in _FIELDS}
 
 
 def state_from_json(data: dict[str, Any]) -> AzulState:
     """The state :func:`state_to_json` gave ``data`` for."""
-    return AzulState(**{name: _copy(data[name]) for name in _FIELDS})
-
-
-def _copy(value: Any) -> Any:
-    """A deep copy of JSON-like lists and dicts (snapshots share nothing with the state)."""
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    return value
+    return AzulState(**{name: copy_json(data[name]) for name in _FIELDS})
 
 
 def new_state(players: int, gray: bool) -> AzulState:

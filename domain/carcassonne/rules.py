@@ -69,7 +69,6 @@ class CarcassonneRules(RulesBase[CarcassonneState, Move]):
         self.name = "carcassonne"
         self.min_players = 2
         self.max_players = BASE_MAX_PLAYERS
-        self.event_types: tuple[str, ...] = EVENTS.types
         self.rules_version = RULES_VERSION
         self.options_info: tuple[OptionInfo, ...] = OPTIONS_INFO
         self.player_ranges: tuple[PlayerRange, ...] = (

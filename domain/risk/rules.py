@@ -91,7 +91,6 @@ class RiskRules(RulesBase[RiskState, RiskMove]):
         self.name = "risk"
         self.min_players = 2
         self.max_players = 6
-        self.event_types: tuple[str, ...] = EVENTS.types
         self.rules_version = RULES_VERSION
         self.options_info: tuple[OptionInfo, ...] = OPTIONS_INFO
         self.player_ranges: tuple[PlayerRange, ...] = (

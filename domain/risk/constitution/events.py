@@ -14,6 +14,7 @@ from typing import NotRequired
 from typing_extensions import TypedDict
 
 from domain.events import EventKind
+from domain.risk.move_json import TransferJson
 
 InvasionStarted = TypedDict(
     "InvasionStarted", {"seat": int, "from": str, "to": str, "defender": int}
@@ -85,20 +86,12 @@ UnitsMoved = TypedDict(
 )
 """Units moved along a route of own and consenting allies' territories."""
 
-TransferRecord = TypedDict(
-    "TransferRecord",
-    {
-        "from": int,
-        "to": int,
-        "territories": NotRequired[list[str]],
-        "cards": NotRequired[list[str]],
-        "units": NotRequired[dict[str, int]],
-        "money": NotRequired[int],
-        "card_count": NotRequired[int],
-    },
-)
-"""One transfer of a deal as recorded: a move's transfer plus ``card_count`` when it gives
-cards."""
+
+class TransferRecord(TransferJson):
+    """One transfer of a deal as recorded: a move's transfer plus ``card_count`` when it gives
+    cards."""
+
+    card_count: NotRequired[int]
 
 
 class ExchangeSessionOpened(TypedDict):
