@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed-stamp
 
-.PHONY: setup serve test lint unit bench clean
+.PHONY: setup serve test lint unit bench bench-compare clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,10 @@ bench: setup
 	$(BIN)/python bench/azul_application.py
 	$(BIN)/python bench/carcassonne_engine.py
 	$(BIN)/python bench/risk_engine.py
+
+## The engines of a base revision (BASE=rev) and the working tree in one run
+bench-compare: setup
+	$(BIN)/python bench/engines_compare.py --base $${BASE:-da2bfe8}
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

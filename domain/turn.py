@@ -25,7 +25,7 @@ from domain.events import Event, EventCatalogue, State
 class Turn(Generic[State]):
     """The events one move (or the opening) causes, and the state they lead to."""
 
-    __slots__ = ("_catalogue", "_copy", "_evolved", "_scratch", "before", "events")
+    __slots__ = ("_catalogue", "_copy", "_evolved", "_scratch", "before", "emit", "events")
 
     def __init__(
         self, state: State, catalogue: EventCatalogue[State], copy: Callable[[State], State]
@@ -36,7 +36,12 @@ class Turn(Generic[State]):
         self._copy = copy
         self._scratch: State | None = None
         self._evolved = 0
-        self.events: list[Event] = []
+        events: list[Event] = []
+        self.events = events
+        """Every event emitted so far, in order."""
+        self.emit: Callable[[Event], None] = events.append
+        """Record an event (made by its :class:`~domain.events.EventKind`) as the next
+        consequence of the move. The list's own ``append``: emitting runs no Python code."""
 
     @property
     def state(self) -> State:
@@ -52,12 +57,3 @@ class Turn(Generic[State]):
             evolve(scratch, events[self._evolved])
             self._evolved += 1
         return scratch
-
-    def emit(self, event: Event) -> None:
-        """Record ``event`` (made by its :class:`~domain.events.EventKind`) as the next
-        consequence of the move."""
-        self.events.append(event)
-
-    def emit_all(self, events: list[Event]) -> None:
-        """Record several events in order."""
-        self.events.extend(events)
