@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar, cast
 
 from domain.errors import GameError
 
@@ -95,10 +95,16 @@ class EventCatalogue(Generic[State]):
     def on(self, kind: EventKind[Data], handler: Callable[[State, Data], None]) -> None:
         """Bind ``handler`` to ``kind``: it changes the state in place by the event's data,
         reads only the state and the data, keeps no reference to the data's lists and never
-        draws random numbers."""
+        draws random numbers. If the event's definition has a ``random_position``, the
+        catalogue stores it on the state after the handler (only such events pay for it)."""
         if kind.name in self.kinds:
             raise ValueError(f"{self.game} declares the event {kind.name} twice.")
         self.kinds[kind.name] = kind
+        definition = cast(Any, kind.shape)
+        if "random_position" in definition.__required_keys__:
+            handler = _then_position(handler)
+        elif "random_position" in definition.__optional_keys__:
+            handler = _then_position_if_recorded(handler)
         self._handlers[kind.name] = handler
 
     @property
@@ -115,17 +121,39 @@ class EventCatalogue(Generic[State]):
 
     def evolve(self, state: State, event: Event) -> State:
         """``state`` changed in place by ``event`` (the protocol's ``evolve``): its handler
-        runs, then a recorded ``random_position`` moves the state's stream on. An event the
+        runs, and a recorded ``random_position`` moves the state's stream on. An event the
         game does not know raises ``GameError("unknown-event")``."""
-        handler = self._handlers.get(event.type)
-        if handler is None:
-            raise self._unknown(event.type)
-        data = event.data
-        handler(state, data)
-        position = data.get("random_position")
-        if position is not None:
-            state.random_position = position
+        try:
+            handler = self._handlers[event.type]
+        except KeyError:
+            raise self._unknown(event.type) from None
+        handler(state, event.data)
         return state
 
     def _unknown(self, type_name: str) -> GameError:
         return GameError("unknown-event", f"{self.game} has no event called {type_name!r}.")
+
+
+def _then_position(handler: Callable[[State, Data], None]) -> Callable[[State, Data], None]:
+    """``handler``, then the event's ``random_position`` stored on the state (docs/architecture.md,
+    "Randomness": replay never needs a random generator)."""
+
+    def evolve_and_position(state: State, data: Data) -> None:
+        handler(state, data)
+        state.random_position = cast(Any, data)["random_position"]
+
+    return evolve_and_position
+
+
+def _then_position_if_recorded(
+    handler: Callable[[State, Data], None],
+) -> Callable[[State, Data], None]:
+    """``handler``, then ``random_position`` stored if this event recorded one."""
+
+    def evolve_and_position(state: State, data: Data) -> None:
+        handler(state, data)
+        position = cast(Any, data).get("random_position")
+        if position is not None:
+            state.random_position = position
+
+    return evolve_and_position

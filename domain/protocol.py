@@ -327,14 +327,14 @@ class RulesBase(Generic[Positional, Move]):
 
     def begin(self, state: Positional, rng: RandomStream) -> list[Event]:
         """The opening events: a :class:`Turn` on ``state``, opened by the game's :meth:`open`."""
-        turn = Turn(state, self.events, self.copy_state)
+        turn = Turn(state, self)
         self.open(turn, rng)
         return turn.events
 
     def apply(self, state: Positional, player: int, move: Move, rng: RandomStream) -> list[Event]:
         """The events of ``player`` making ``move``: a :class:`Turn` on ``state``, decided by
         the game's :meth:`decide`; ``state`` is never changed."""
-        turn = Turn(state, self.events, self.copy_state)
+        turn = Turn(state, self)
         self.decide(turn, player, move, rng)
         return turn.events
 

@@ -17,23 +17,33 @@ emits its events without looking at their consequences therefore copies nothing.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Generic
+from typing import Generic, Protocol
 
 from domain.events import Event, EventCatalogue, State
+
+
+class Replaying(Protocol[State]):
+    """What a turn needs of a game's rules: its catalogue and its copy of a state."""
+
+    @property
+    def events(self) -> EventCatalogue[State]:
+        """The game's event catalogue."""
+        ...
+
+    def copy_state(self, state: State, /) -> State:
+        """An independent copy of ``state``."""
+        ...
 
 
 class Turn(Generic[State]):
     """The events one move (or the opening) causes, and the state they lead to."""
 
-    __slots__ = ("_catalogue", "_copy", "_evolved", "_scratch", "before", "emit", "events")
+    __slots__ = ("_evolved", "_rules", "_scratch", "before", "emit", "events")
 
-    def __init__(
-        self, state: State, catalogue: EventCatalogue[State], copy: Callable[[State], State]
-    ) -> None:
+    def __init__(self, state: State, rules: Replaying[State]) -> None:
         self.before = state
         """The state before the move (never changed)."""
-        self._catalogue = catalogue
-        self._copy = copy
+        self._rules = rules
         self._scratch: State | None = None
         self._evolved = 0
         events: list[Event] = []
@@ -51,8 +61,8 @@ class Turn(Generic[State]):
             return self.before
         scratch = self._scratch
         if scratch is None:
-            scratch = self._scratch = self._copy(self.before)
-        evolve = self._catalogue.evolve
+            scratch = self._scratch = self._rules.copy_state(self.before)
+        evolve = self._rules.events.evolve
         while self._evolved < len(events):
             evolve(scratch, events[self._evolved])
             self._evolved += 1

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.carcassonne import CARCASSONNE, CarcassonneState, Place
-from domain.carcassonne.evolve import EVENTS
 from domain.carcassonne.invariants import history
 from domain.carcassonne.recount import recount
 from domain.carcassonne.state import PLAY
@@ -65,7 +64,7 @@ def build(state: CarcassonneState, *steps: str | tuple[str, int]) -> list[Event]
 def finish(state: CarcassonneState) -> list[Event]:
     """The final scoring of the board as it stands (as if the stack were empty), evolved;
     checks that the independent recount agrees with the engine."""
-    turn = Turn(state, EVENTS, CarcassonneState.clone)
+    turn = Turn(state, CARCASSONNE)
     end_game(turn, "scenario")
     events = turn.events
     for event in events:

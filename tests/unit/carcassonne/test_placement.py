@@ -8,7 +8,6 @@ from itertools import islice
 
 from domain.carcassonne import CARCASSONNE, CarcassonneState
 from domain.carcassonne.catalogue import CATALOGUE
-from domain.carcassonne.evolve import EVENTS
 from domain.carcassonne.grid import xy
 from domain.carcassonne.invariants import history
 from domain.carcassonne.recount import Recount, turned
@@ -155,7 +154,7 @@ def test_a_tile_that_fits_nowhere_is_discarded_and_another_drawn() -> None:
     for seed in range(40):
         before = state.clone()
         before.stack = list(stack)
-        turn = Turn(before, EVENTS, CarcassonneState.clone)
+        turn = Turn(before, CARCASSONNE)
         draw_tile(turn, 1, RandomStream(f"d{seed}", 0))
         events = turn.events
         kinds = [(e.type, e.data["tile"]) for e in events]

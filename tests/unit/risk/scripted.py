@@ -8,10 +8,10 @@ from typing import Protocol
 
 from domain.events import Event
 from domain.randomness import RandomStream
-from domain.risk import setup
+from domain.risk import RISK, setup
 from domain.risk.evolve import EVENTS
 from domain.risk.moves import RiskMove
-from domain.risk.state import RiskState, copy_state
+from domain.risk.state import RiskState
 from domain.turn import Turn
 
 
@@ -48,7 +48,7 @@ evolve = EVENTS.evolve
 
 def turn_on(state: RiskState) -> Turn[RiskState]:
     """A turn on ``state``, as the rules open one for a move."""
-    return Turn(state, EVENTS, copy_state)
+    return Turn(state, RISK)
 
 
 class Decides(Protocol):
