@@ -26,6 +26,7 @@ Conventions shared by every game:
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
@@ -272,7 +273,7 @@ class Rules(Protocol[State, Move]):
         ...
 
 
-class RulesBase(Generic[Positional, Move]):
+class RulesBase(ABC, Generic[Positional, Move]):
     """The base class of every game's rules (docs/architecture.md, "Adding a game").
 
     It gives every game the same shape:
@@ -287,8 +288,16 @@ class RulesBase(Generic[Positional, Move]):
       overrides what it has.
     """
 
+    # The game described: class attributes every game sets (docs/architecture.md, "Adding a
+    # game"; Rules documents each).
+    name: str
+    min_players: int
+    max_players: int
+    rules_version: str
+    options_info: tuple[OptionInfo, ...]
+    player_ranges: tuple[PlayerRange, ...]
     events: EventCatalogue[Positional]
-    """The game's event catalogue (a class attribute of each game)."""
+    shapes: Shapes
 
     @property
     def event_types(self) -> tuple[str, ...]:
@@ -303,6 +312,9 @@ class RulesBase(Generic[Positional, Move]):
         if isinstance(catalogue, EventCatalogue) and "evolve" not in cls.__dict__:
             setattr(cls, "evolve", staticmethod(catalogue.evolve))  # noqa: B010
 
+    simultaneous_moves: bool = False
+    """Default: one seat acts at a time. ``True``: ``current_players`` may name several seats
+    at once, each of whom may move in any order (Azul's gray-wall tiling)."""
     hides_information: bool = False
     """Default: every viewer sees every event whole; events carry no seal (docs/audit.md,
     "Hidden information")."""
@@ -310,20 +322,78 @@ class RulesBase(Generic[Positional, Move]):
     """Default: ``legal_moves`` lists every legal move, and the record verifier checks each
     recorded move against the list."""
 
-    def copy_state(self, state: Positional) -> Positional:
-        """An independent copy of ``state`` (each game gives its own)."""
-        raise NotImplementedError
+    # What every game implements (Rules documents each; a game that leaves one out cannot be
+    # instantiated).
 
+    @abstractmethod
+    def setup(self, players: int, options: Mapping[str, Any]) -> Positional:
+        """The state before anything random has happened (:meth:`Rules.setup`)."""
+
+    @abstractmethod
+    def normalise_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Options with defaults filled in (:meth:`Rules.normalise_options`)."""
+
+    @abstractmethod
     def open(self, turn: Turn[Positional], rng: RandomStream) -> None:
-        """Emit the opening events into ``turn`` (each game gives its own)."""
-        raise NotImplementedError
+        """Emit the opening events into ``turn`` (the first random outcomes)."""
 
+    @abstractmethod
     def decide(self, turn: Turn[Positional], player: int, move: Move, rng: RandomStream) -> None:
         """Judge ``player``'s ``move`` against ``turn.state`` and emit into ``turn`` every
         event it causes, everything that follows automatically included; raise
-        :class:`IllegalMove` (or :class:`InvalidMove`) before emitting anything (each game
-        gives its own)."""
-        raise NotImplementedError
+        :class:`IllegalMove` (or :class:`InvalidMove`) before emitting anything."""
+
+    @abstractmethod
+    def current_players(self, state: Positional) -> list[int]:
+        """The seats that may act now (:meth:`Rules.current_players`)."""
+
+    @abstractmethod
+    def legal_moves(self, state: Positional, player: int) -> list[Move]:
+        """Every move ``player`` may make now (:meth:`Rules.legal_moves`)."""
+
+    @abstractmethod
+    def copy_state(self, state: Positional) -> Positional:
+        """An independent copy of ``state``."""
+
+    @abstractmethod
+    def state_to_json(self, state: Positional) -> dict[str, Any]:
+        """The whole state as JSON-safe primitives (snapshots store it)."""
+
+    @abstractmethod
+    def state_from_json(self, data: dict[str, Any]) -> Positional:
+        """The state that :meth:`state_to_json` gave ``data`` for."""
+
+    @abstractmethod
+    def view(self, state: Positional, viewer: Viewer) -> Any:
+        """What ``viewer`` may see of the state, following ``shapes.view``."""
+
+    @abstractmethod
+    def outcome(self, state: Positional) -> Outcome | None:
+        """``None`` while the game runs; the result once it has ended."""
+
+    @abstractmethod
+    def summary(self, state: Positional) -> dict[str, Any]:
+        """A short public summary for lists (:meth:`Rules.summary`)."""
+
+    @abstractmethod
+    def parse_move(self, data: JSON) -> Move:
+        """A move from its JSON form; raises :class:`InvalidMove`."""
+
+    @abstractmethod
+    def move_to_json(self, move: Move) -> Any:
+        """The JSON form of a move, following ``shapes.move``."""
+
+    @abstractmethod
+    def parse_notation(self, text: str) -> Move:
+        """A move from its notation; raises :class:`InvalidMove`."""
+
+    @abstractmethod
+    def notation(self, move: Move) -> str:
+        """The notation of a move."""
+
+    @abstractmethod
+    def check_invariants(self, state: Positional) -> list[str]:
+        """The game's conservation laws broken by ``state``, one sentence each."""
 
     def begin(self, state: Positional, rng: RandomStream) -> list[Event]:
         """The opening events: a :class:`Turn` on ``state``, opened by the game's :meth:`open`."""

@@ -7,22 +7,24 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from domain.azul import AZUL
+from domain.carcassonne import CARCASSONNE
 from domain.protocol import GameError, Rules
+from domain.risk import RISK
 
 
 class UnknownGame(GameError):
     """A game name that no registered game answers to."""
 
 
+REGISTERED: tuple[Rules[Any, Any], ...] = (AZUL, CARCASSONNE, RISK)
+"""Every game the service plays: adding a game is adding its rules object here."""
+
+
 @cache
 def games() -> dict[str, Rules[Any, Any]]:
-    """Every registered game by name (imported on first use, never at import time)."""
-    from domain.azul import AZUL  # noqa: PLC0415 - games load lazily
-    from domain.carcassonne import CARCASSONNE  # noqa: PLC0415
-    from domain.risk import RISK  # noqa: PLC0415
-
-    registered: list[Rules[Any, Any]] = [AZUL, CARCASSONNE, RISK]
-    return {rules.name: rules for rules in registered}
+    """Every registered game by name."""
+    return {rules.name: rules for rules in REGISTERED}
 
 
 def rules_for(name: str) -> Rules[Any, Any]:

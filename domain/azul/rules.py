@@ -62,17 +62,15 @@ class AzulRules(RulesBase[AzulState, Move]):
     events = EVENTS
     shapes = Shapes(move=TakeJson | PlaceJson, view=AzulView, options=AzulOptions)
 
-    def __init__(self) -> None:
-        """Azul described: 2-4 players, the ``wall`` option, rules version ``azul-1``
-        (docs/azul.md, "Setup" and "Options")."""
-        self.name = "azul"
-        self.min_players = 2
-        self.max_players = 4
-        self.rules_version = "azul-1"
-        self.options_info: tuple[OptionInfo, ...] = OPTIONS_INFO
-        self.player_ranges: tuple[PlayerRange, ...] = (
-            PlayerRange({}, self.min_players, self.max_players),
-        )
+    name = "azul"
+    min_players = 2
+    max_players = 4
+    rules_version = "azul-1"
+    options_info: tuple[OptionInfo, ...] = OPTIONS_INFO
+    player_ranges: tuple[PlayerRange, ...] = (PlayerRange({}, 2, 4),)
+    simultaneous_moves = True
+    """Gray wall: every player with a wall-tiling choice left acts at once (docs/azul.md,
+    "Gray wall")."""
 
     # -- creation -------------------------------------------------------------------
 

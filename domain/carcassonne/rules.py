@@ -65,16 +65,15 @@ class CarcassonneRules(RulesBase[CarcassonneState, Move]):
     shapes = Shapes(move=MoveJSON, view=CarcassonneView, options=CarcassonneOptions)
     """The typed definitions of a move, a view and the options."""
 
-    def __init__(self) -> None:
-        self.name = "carcassonne"
-        self.min_players = 2
-        self.max_players = BASE_MAX_PLAYERS
-        self.rules_version = RULES_VERSION
-        self.options_info: tuple[OptionInfo, ...] = OPTIONS_INFO
-        self.player_ranges: tuple[PlayerRange, ...] = (
-            PlayerRange({}, self.min_players, self.max_players),
-            PlayerRange({"expansions": [EXPANSION]}, self.min_players, MAX_PLAYERS),
-        )
+    name = "carcassonne"
+    min_players = 2
+    max_players = BASE_MAX_PLAYERS
+    rules_version = RULES_VERSION
+    options_info: tuple[OptionInfo, ...] = OPTIONS_INFO
+    player_ranges: tuple[PlayerRange, ...] = (
+        PlayerRange({}, 2, BASE_MAX_PLAYERS),
+        PlayerRange({"expansions": [EXPANSION]}, 2, MAX_PLAYERS),
+    )
 
     # -- creation -------------------------------------------------------------------
 

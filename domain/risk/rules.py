@@ -87,22 +87,19 @@ class RiskRules(RulesBase[RiskState, RiskMove]):
     events = EVENTS
     shapes = Shapes(move=RiskMoveJson, view=RiskView, options=RiskOptions)
 
-    def __init__(self) -> None:
-        self.name = "risk"
-        self.min_players = 2
-        self.max_players = 6
-        self.rules_version = RULES_VERSION
-        self.options_info: tuple[OptionInfo, ...] = OPTIONS_INFO
-        self.player_ranges: tuple[PlayerRange, ...] = (
-            PlayerRange({}, self.min_players, self.max_players),
-        )
-        self.hides_information = True
-        """Hands of cards: a drawn card, a deal's cards are shown to the players concerned
-        only (``event_view``; docs/risk.md, "Hidden information")."""
-        self.open_moves = True
-        """Moves with free amounts and contents (splits of a placement, any deal) are legal
-        without being listed: ``legal_moves`` lists the typical ones and ``apply`` judges
-        every move (the record verifier asks ``apply``, not the list)."""
+    name = "risk"
+    min_players = 2
+    max_players = 6
+    rules_version = RULES_VERSION
+    options_info: tuple[OptionInfo, ...] = OPTIONS_INFO
+    player_ranges: tuple[PlayerRange, ...] = (PlayerRange({}, 2, 6),)
+    hides_information = True
+    """Hands of cards: a drawn card, a deal's cards are shown to the players concerned
+    only (``event_view``; docs/risk.md, "Hidden information")."""
+    open_moves = True
+    """Moves with free amounts and contents (splits of a placement, any deal) are legal
+    without being listed: ``legal_moves`` lists the typical ones and ``apply`` judges
+    every move (the record verifier asks ``apply``, not the list)."""
 
     # -- creation -------------------------------------------------------------------
 
