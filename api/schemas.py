@@ -282,6 +282,20 @@ class PlayerRangeSchema(Schema):
     max_players = fields.Integer()
 
 
+class CapabilitiesSchema(Schema):
+    """What the game's protocol offers beyond the common shape (docs/architecture.md)."""
+
+    simultaneous_moves = fields.Boolean(
+        metadata={"description": "current_players may name several seats at once"}
+    )
+    hides_information = fields.Boolean(
+        metadata={"description": "Some events show some viewers less (sealed data)"}
+    )
+    open_moves = fields.Boolean(
+        metadata={"description": "legal-moves lists typical moves; others may be legal too"}
+    )
+
+
 class GameTypeSchema(Schema):
     name = fields.String()
     rules_version = fields.String()
@@ -290,6 +304,19 @@ class GameTypeSchema(Schema):
     player_ranges = fields.List(fields.Nested(PlayerRangeSchema))
     options = fields.List(fields.Nested(OptionInfoSchema))
     event_types = fields.List(fields.String())
+    capabilities = fields.Nested(CapabilitiesSchema)
+
+
+class GameSchemasSchema(Schema):
+    """The JSON Schemas (2020-12) of one game's data, generated from its typed definitions."""
+
+    game = fields.String()
+    events = fields.Dict(
+        keys=fields.String(), values=fields.Dict(), metadata={"description": "By event type"}
+    )
+    move = fields.Dict(metadata={"description": "A move's JSON form (MoveRequest.move)"})
+    view = fields.Dict(metadata={"description": "A game view's state (GameView.state)"})
+    options = fields.Dict(metadata={"description": "The options as fixed at creation"})
 
 
 class RecordSchema(Schema):

@@ -18,6 +18,7 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError
 
+from application.contract import game_contract
 from application.errors import BadRequest, Conflict, InvalidToken, NotFound
 from application.paging import check_page
 from application.presenters import event_type, present_event, present_game
@@ -267,9 +268,28 @@ class GameLedger(Application[UUID]):
                 ],
                 "options": [option.to_json() for option in rules.options_info],
                 "event_types": list(rules.event_types),
+                "capabilities": {
+                    "simultaneous_moves": rules.simultaneous_moves,
+                    "hides_information": rules.hides_information,
+                    "open_moves": rules.open_moves,
+                },
             }
             for rules in games().values()
         ]
+
+    @staticmethod
+    def game_schemas(name: str) -> dict[str, Any]:
+        """The JSON Schemas of a game's events (by type), move, view and options, generated
+        from their one typed definition (docs/api.md, "Game types"; :mod:`application.contract`).
+        Raises ``unknown-game``."""
+        contract = game_contract(rules_for(name))
+        return {
+            "game": contract.game,
+            "events": contract.events,
+            "move": contract.move,
+            "view": contract.view,
+            "options": contract.options,
+        }
 
     def game_at(self, game_id: UUID, version: int) -> Game:
         """The game aggregate as it was at ``version`` (read models rebuild from it)."""

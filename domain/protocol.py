@@ -255,6 +255,8 @@ class Rules(Protocol[State, Move]):
 
     # Capabilities: :class:`RulesBase` gives each its documented default.
 
+    simultaneous_moves: bool
+    """``current_players`` may name several seats at once (Azul's gray-wall tiling)."""
     hides_information: bool
     """Some events show some viewers less than their whole data (Risk's hands)."""
     open_moves: bool

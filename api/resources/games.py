@@ -22,6 +22,15 @@ def list_game_types() -> list[dict[str, Any]]:
     return services().app.game_types()
 
 
+@blp.route("/game-types/<name>/schemas", methods=["GET"])
+@blp.response(200, schemas.GameSchemasSchema)
+@blp.problems(Failure(404, "unknown-game"))
+def get_game_schemas(name: str) -> dict[str, Any]:
+    """The JSON Schemas of a game's events (by type), move, view and options, generated from
+    their one typed definition: what GameView.state, MoveRequest.move and Event.data hold."""
+    return services().app.game_schemas(name)
+
+
 @blp.route("/games", methods=["GET"])
 @blp.arguments(schemas.ListQuery, location="query")
 @blp.response(200, schemas.GameListSchema)

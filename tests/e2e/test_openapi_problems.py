@@ -30,6 +30,7 @@ METHODS = {"get", "post", "put", "patch", "delete"}
 BLUEPRINTS = {
     "games": {
         ("GET", "/api/v1/game-types"),
+        ("GET", "/api/v1/game-types/<name>/schemas"),
         ("GET", "/api/v1/games"),
         ("POST", "/api/v1/games"),
         ("GET", "/api/v1/games/<game_id>"),
@@ -60,6 +61,7 @@ BODY = {400, 413, 415}
 COMMAND = BODY | {401, 403, 404, 409, 422, 428}
 DECLARED = {
     ("get", "/api/v1/game-types"): set(),
+    ("get", "/api/v1/game-types/{name}/schemas"): {404},
     ("get", "/api/v1/games"): {400},
     ("post", "/api/v1/games"): BODY | {404, 422},
     ("get", "/api/v1/games/{game_id}"): {400, 401, 403, 404},
