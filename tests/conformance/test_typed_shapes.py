@@ -3,7 +3,8 @@
 
 The schemas are the ones clients read: generated from each game's one typed definition
 (:mod:`application.contract`), closed, and checked here with an independent validator
-(``jsonschema_rs``). Moves also round-trip through their JSON form and their notation.
+(``jsonschema_rs``). Moves also round-trip through their JSON form and their notation, and
+deciding a move never changes the state it was given (the shared ``Turn`` reads it).
 """
 
 from __future__ import annotations
@@ -94,7 +95,10 @@ def play_checked(
         move = choose_move(rules, state, player, bot)
         _check_moves(rules, checks, [move], bot)
         stream = RandomStream(f"typed-{seed}", state.random_position)
-        for event in rules.apply(state, player, move, stream):
+        before = rules.state_to_json(state)
+        decided = rules.apply(state, player, move, stream)
+        assert rules.state_to_json(state) == before, f"deciding {move!r} changed the state"
+        for event in decided:
             log.append(event)
             _check_event(rules, checks, event, players)
             state = rules.evolve(state, event)
