@@ -40,6 +40,7 @@ from domain.protocol import Event as RulesEvent
 from domain.protocol import Rules, Viewer
 from domain.randomness import RandomStream
 from domain.registry import rules_for
+from domain.text import plain_text
 
 SECRET_FIELDS: dict[str, frozenset[str]] = {
     "Created": frozenset({"seed", "arbiter_sha256"}),
@@ -349,7 +350,9 @@ class Game(Aggregate):
 
     def join(self, seat: int, name: str, token_sha256: str) -> None:
         """Take a free seat; when the last seat is taken, the game begins (its opening
-        random outcomes are drawn and recorded; an analysis game continues its prelude)."""
+        random outcomes are drawn and recorded; an analysis game continues its prelude). The
+        name is plain text (:func:`domain.text.plain_text`)."""
+        name = plain_text("name", name)
         if not 0 <= seat < self.players:
             raise SeatUnavailable("no-such-seat", f"Seat {seat} does not exist in this game.")
         if self.seats[seat] is not None:
@@ -398,7 +401,9 @@ class Game(Aggregate):
 
     def arbiter_undo(self, keep_turns: int, reason: str) -> None:
         """The arbiter takes the game back to the end of turn ``keep_turns``
-        (:func:`domain.undo.arbiter_undo`)."""
+        (:func:`domain.undo.arbiter_undo`); the reason is plain text
+        (:func:`domain.text.plain_text`)."""
+        reason = plain_text("reason", reason)
         decided = undo.arbiter_undo(self._undo_table(), keep_turns, reason)
         self._trigger(Game.TurnsUndone, **decided.data())
 

@@ -10,7 +10,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from infrastructure.container import Services
-from tests.e2e.conftest import bearer, new_game
+from tests.e2e.conftest import bearer, join_all, new_game
 from tests.e2e.test_http import assert_problem, current_move
 
 
@@ -382,3 +382,42 @@ def test_cli_options_are_read_strictly(capsys: pytest.CaptureFixture[str]) -> No
         main(["simulate", "azul", "--memory", "--options", "[" * 20000 + "]" * 20000])
     assert stopped.value.code == 2
     assert "not plain JSON" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["a\u202eb", "zero\u200bwidth", "bell\x07", "line\nbreak", "\u2066isolate", "   "],
+)
+def test_a_name_must_be_plain_text(client: FlaskClient, http_services: Services, name: str) -> None:
+    """Control, bidi and zero-width characters, and blank names, are refused by name with a
+    422, and nothing is stored (docs/api.md, "Plain text")."""
+    game_id = client.post("/api/v1/games", json={"game": "azul", "players": 2}).json["id"]
+    before = notifications(http_services)
+    answer = client.post(f"/api/v1/games/{game_id}/seats", json={"name": name})
+    assert_problem(answer, 422, "not-plain-text")
+    assert answer.json["detail"].startswith("The name ")
+    assert notifications(http_services) == before
+    kept = client.post(f"/api/v1/games/{game_id}/seats", json={"name": "Zoe\u0308 🦊"})
+    assert kept.status_code == 201
+    seats = client.get(f"/api/v1/games/{game_id}").json["seats"]
+    assert [seat["name"] for seat in seats if seat["name"]] == ["Zo\u00eb 🦊"]
+
+
+def test_an_arbiters_reason_must_be_plain_text(
+    client: FlaskClient, http_services: Services
+) -> None:
+    created = client.post(
+        "/api/v1/games", json={"game": "azul", "players": 2, "settings": {"tournament": True}}
+    ).json
+    game_id, arbiter = created["id"], created["arbiter_token"]
+    join_all(client, game_id, 2)
+    version = client.get(f"/api/v1/games/{game_id}").json["version"]
+    before = notifications(http_services)
+    answer = client.post(
+        f"/api/v1/games/{game_id}/arbiter/undo",
+        headers=bearer(arbiter),
+        json={"turn": 0, "reason": "fixed\u202e", "expected_version": version},
+    )
+    assert_problem(answer, 422, "not-plain-text")
+    assert answer.json["detail"].startswith("The reason ")
+    assert notifications(http_services) == before
