@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 KEBAB = re.compile(r"[a-z]+(?:-[a-z0-9]+)+")
 RAISERS = re.compile(
     r"(Error|Refused|Move|Options|NotFound|Conflict|BadRequest|InvalidToken"
-    r"|NotReady|Unavailable|UnknownGame|illegal|malformed|problem)$"
+    r"|NotReady|Unavailable|UnknownGame|PlainText|illegal|malformed|problem)$"
 )
 """Names of the calls whose first or second argument is an error code."""
 FALLBACKS = {"http-error", "invalid-request", "internal-error"}
@@ -59,7 +59,7 @@ def error_table(doc: str) -> set[str]:
 def ledger_paths() -> list[Path]:
     return sorted(
         [
-            *(ROOT / "api").glob("*.py"),
+            *(ROOT / "api").rglob("*.py"),
             *(ROOT / "application").rglob("*.py"),
             *(ROOT / "infrastructure").rglob("*.py"),
             *(ROOT / "domain").glob("*.py"),
