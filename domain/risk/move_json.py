@@ -103,6 +103,14 @@ TransferJson = TypedDict(
 """What one party of a deal gives another (every key but ``from`` and ``to`` optional)."""
 
 
+class TransferRecord(TransferJson):
+    """One transfer of a deal as recorded (``DealProposed``, ``DealExecuted``, an open
+    proposal): a move's transfer plus ``card_count`` when it gives cards (docs/risk.md,
+    "Hidden information")."""
+
+    card_count: NotRequired[int]
+
+
 class ProposeJson(TypedDict):
     """``{"type": "propose", "to": [2], "transfers": [...]}``"""
 

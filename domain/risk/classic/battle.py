@@ -24,7 +24,7 @@ Events: ``AttackRolled``, ``TerritoryConquered``, ``TerritoryOccupied``, ``Attac
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from domain.protocol import IllegalMove
 from domain.randomness import RandomStream
@@ -41,7 +41,7 @@ from domain.risk.classic.events import (
     TerritoryOccupied,
 )
 from domain.risk.moves import Attack, Occupy, RiskMove
-from domain.risk.state import FORTIFY, RiskState
+from domain.risk.state import FORTIFY, OpenInvasion, RiskState
 from domain.risk.worldmap import WORLD_MAP
 from domain.turn import Turn
 
@@ -49,7 +49,7 @@ NEUTRAL: Final = -1
 """The owner of the neutral army's territories in a two-player classic game."""
 
 
-def occupation_due(state: RiskState) -> dict[str, Any] | None:
+def occupation_due(state: RiskState) -> OpenInvasion | None:
     """The conquest that still awaits its ``Occupy`` move, if any."""
     return state.invasion
 
@@ -206,7 +206,7 @@ def attack_rolled(state: RiskState, data: AttackRolled) -> None:
         state.invasion = _due(data["from"], data["to"], data["attackers"])
 
 
-def _due(source: str, target: str, rolled: int) -> dict[str, Any]:
+def _due(source: str, target: str, rolled: int) -> OpenInvasion:
     return {"from": source, "to": target, "attackers": 0, "defenders": 0, "dice": rolled}
 
 

@@ -14,8 +14,6 @@ Events: ``ExchangeSessionOpened``, ``DealProposed``, ``SettlementProposed``,
 
 from __future__ import annotations
 
-from typing import Any
-
 from domain.jsonvalue import copy_json
 from domain.protocol import IllegalMove
 from domain.randomness import RandomStream
@@ -55,7 +53,7 @@ from domain.risk.moves import (
     Transfer,
     Withdraw,
 )
-from domain.risk.state import EXCHANGE, RiskState
+from domain.risk.state import EXCHANGE, Proposal, RiskState
 from domain.turn import Turn
 
 GIFT_MONEY = 50
@@ -166,14 +164,14 @@ def _act(turn: Turn[RiskState], seat: int, move: RiskMove) -> None:
             turn.emit(EXCHANGE_DONE({"seat": seat}))
 
 
-def _proposal(state: RiskState, number: int) -> dict[str, Any]:
+def _proposal(state: RiskState, number: int) -> Proposal:
     for proposal in state.proposals:
         if proposal["id"] == number:
             return proposal
     raise IllegalMove("no-such-proposal", f"No proposal {number} is open.")
 
 
-def _proposal_to(state: RiskState, seat: int, number: int) -> dict[str, Any]:
+def _proposal_to(state: RiskState, seat: int, number: int) -> Proposal:
     proposal = _proposal(state, number)
     if seat not in proposal["to"]:
         raise IllegalMove("not-addressed", f"Proposal {number} is not addressed to you.")

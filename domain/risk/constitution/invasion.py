@@ -17,8 +17,6 @@ Events: ``InvasionStarted``, ``DiceRolled``, ``BattleResolved``, ``TerritoryCapt
 
 from __future__ import annotations
 
-from typing import Any
-
 from domain.protocol import IllegalMove
 from domain.randomness import RandomStream
 from domain.risk import cards, dice, rounds
@@ -36,7 +34,7 @@ from domain.risk.constitution.events import (
 )
 from domain.risk.constitution.reinforcement import start_reinforcement
 from domain.risk.moves import EndInvasions, Fight, Invade, RiskMove, Roll, Stop
-from domain.risk.state import INVASION, RiskState
+from domain.risk.state import INVASION, OpenInvasion, RiskState
 from domain.risk.worldmap import WORLD_MAP
 from domain.turn import Turn
 
@@ -101,7 +99,7 @@ def decide(turn: Turn[RiskState], seat: int, move: RiskMove, rng: RandomStream) 
         raise IllegalMove("wrong-phase", "That move is not allowed in the invasion phase.")
 
 
-def _open(state: RiskState) -> dict[str, Any]:
+def _open(state: RiskState) -> OpenInvasion:
     if state.invasion is None:
         raise IllegalMove("no-open-invasion", "There is no open invasion.")
     return state.invasion
@@ -170,7 +168,7 @@ def _battle(turn: Turn[RiskState], seat: int, rng: RandomStream, until_resolved:
 
 
 def _after_battle(
-    turn: Turn[RiskState], seat: int, rng: RandomStream, invasion: dict[str, Any]
+    turn: Turn[RiskState], seat: int, rng: RandomStream, invasion: OpenInvasion
 ) -> None:
     """A territory left without units is captured (seed 003 Art. 10); a source left with
     one unit cannot fight on, so the invasion ends; otherwise it stays open."""
@@ -180,7 +178,7 @@ def _after_battle(
         _stopped(turn, seat, invasion, "exhausted")
 
 
-def _stopped(turn: Turn[RiskState], seat: int, invasion: dict[str, Any], reason: str) -> None:
+def _stopped(turn: Turn[RiskState], seat: int, invasion: OpenInvasion, reason: str) -> None:
     """The invasion ends without capture; it may not be resumed (seed 003 Art. 10)."""
     turn.emit(
         INVASION_STOPPED(
@@ -189,7 +187,7 @@ def _stopped(turn: Turn[RiskState], seat: int, invasion: dict[str, Any], reason:
     )
 
 
-def _capture(turn: Turn[RiskState], seat: int, rng: RandomStream, invasion: dict[str, Any]) -> None:
+def _capture(turn: Turn[RiskState], seat: int, rng: RandomStream, invasion: OpenInvasion) -> None:
     """Capture (docs/risk.md, "Invasion phase"): exactly 1 unit moves in, a trophy card is drawn; a
     player left without territory is out and their cards go to the conqueror (**decision**);
     a player holding every territory wins the fund (docs/risk.md, "End of the game")."""
