@@ -26,11 +26,6 @@ from domain.risk.constitution.events import (
     INVASION_STARTED,
     INVASION_STOPPED,
     TERRITORY_CAPTURED,
-    BattleResolved,
-    DiceRolled,
-    InvasionStarted,
-    InvasionStopped,
-    TerritoryCaptured,
 )
 from domain.risk.constitution.reinforcement import start_reinforcement
 from domain.risk.moves import EndInvasions, Fight, Invade, RiskMove, Roll, Stop
@@ -211,50 +206,3 @@ def end_invasions(turn: Turn[RiskState]) -> None:
     if turn.state.invasion is not None:
         raise IllegalMove("invasion-open", "Finish or stop the open invasion first.")
     start_reinforcement(turn)
-
-
-def invasion_started(state: RiskState, data: InvasionStarted) -> None:
-    """docs/risk.md, "Invasion phase": the source launches its one invasion of the turn."""
-    state.launched.append(data["from"])
-    state.invasion = {
-        "from": data["from"],
-        "to": data["to"],
-        "attackers": 0,
-        "defenders": 0,
-        "lost": [0, 0],
-    }
-
-
-def dice_rolled(state: RiskState, data: DiceRolled) -> None:
-    """docs/risk.md, "A battle": the losses of one roll; the engaged units still alive."""
-    a_loss, d_loss = data["attacker_losses"], data["defender_losses"]
-    state.units[data["from"]] -= a_loss
-    state.units[data["to"]] -= d_loss
-    state.units_lost += a_loss + d_loss
-    if state.invasion is not None:
-        state.invasion["attackers"] = data["attackers"] - a_loss
-        state.invasion["defenders"] = data["defenders"] - d_loss
-        lost = state.invasion.get("lost", [0, 0])
-        state.invasion["lost"] = [lost[0] + a_loss, lost[1] + d_loss]
-
-
-def battle_resolved(state: RiskState, data: BattleResolved) -> None:
-    """docs/risk.md, "A battle": the next battle of the invasion engages units afresh."""
-    del data
-    if state.invasion is not None:
-        state.invasion.update({"attackers": 0, "defenders": 0, "lost": [0, 0]})
-
-
-def territory_captured(state: RiskState, data: TerritoryCaptured) -> None:
-    """docs/risk.md, "Invasion phase": exactly one unit moves in; the invasion is over."""
-    state.units[data["from"]] -= 1
-    state.units[data["to"]] += 1
-    state.owner[data["to"]] = data["seat"]
-    state.captured.append(data["to"])
-    state.invasion = None
-
-
-def invasion_stopped(state: RiskState, data: InvasionStopped) -> None:
-    """docs/risk.md, "Invasion phase": the invasion ends without capture."""
-    del data
-    state.invasion = None
