@@ -14,6 +14,7 @@ from __future__ import annotations
 from domain.protocol import IllegalMove
 from domain.randomness import RandomStream
 from domain.risk import rounds
+from domain.risk.common_moves import COLOURS, Colour, Place
 from domain.risk.events import (
     COLOUR_CHOSEN,
     ORDER_ROLLED,
@@ -22,7 +23,6 @@ from domain.risk.events import (
     TERRITORIES_DEALT,
     TURN_ORDER_DECIDED,
 )
-from domain.risk.moves import COLOURS, Colour, Place, RiskMove
 from domain.risk.state import COLOURS as COLOURS_PHASE
 from domain.risk.state import PLACEMENT, RiskState
 from domain.risk.worldmap import WORLD_MAP
@@ -95,7 +95,7 @@ def placement_due(state: RiskState, seat: int) -> int:
     return min(step, state.reserve[seat])
 
 
-def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
+def legal_moves(state: RiskState, seat: int) -> list[Colour | Place]:
     """In ``colours`` every free colour (seed 003 Art. 6); in ``placement`` the whole step on
     each own territory, in map order (docs/risk.md, "Setup"). Splitting the step over several own
     territories is legal too but not listed, to keep the list short."""
@@ -109,7 +109,7 @@ def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
     return [Place(((t, due),)) for t in state.territories_of(seat)]
 
 
-def decide(turn: Turn[RiskState], seat: int, move: RiskMove, rng: RandomStream) -> None:
+def decide(turn: Turn[RiskState], seat: int, move: object, rng: RandomStream) -> None:
     """The events of ``seat`` choosing a colour or placing starting units (docs/risk.md,
     "Setup"); ``IllegalMove`` when the move does not fit. No randomness."""
     del rng  # setup moves draw nothing

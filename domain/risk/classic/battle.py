@@ -36,7 +36,7 @@ from domain.risk.classic.events import (
     TERRITORY_CONQUERED,
     TERRITORY_OCCUPIED,
 )
-from domain.risk.moves import Attack, Occupy, RiskMove
+from domain.risk.classic.moves import Attack, ClassicMove, Occupy
 from domain.risk.state import OpenInvasion, RiskState
 from domain.risk.worldmap import WORLD_MAP
 from domain.turn import Turn
@@ -94,7 +94,7 @@ def max_dice(state: RiskState, source: str) -> int:
     return min(dice.MAX_ATTACK_DICE, state.units[source] - 1)
 
 
-def attack_moves(state: RiskState, seat: int) -> list[RiskMove]:
+def attack_moves(state: RiskState, seat: int) -> list[ClassicMove]:
     """Every allowed attack: sources in map order, targets in the map's border order, each
     number of dice from 1 up (docs/risk.md, "Classic Risk")."""
     if blocked(state, seat) is not None:
@@ -109,7 +109,7 @@ def attack_moves(state: RiskState, seat: int) -> list[RiskMove]:
     ]
 
 
-def occupy_moves(state: RiskState) -> list[RiskMove]:
+def occupy_moves(state: RiskState) -> list[ClassicMove]:
     """The least and the most units that may move in (any number between is legal too)."""
     due = occupation_due(state)
     if due is None:

@@ -34,8 +34,9 @@ from domain.risk.classic.events import (
     CLASSIC_REINFORCEMENTS,
     FORTIFIED,
 )
+from domain.risk.classic.moves import ClassicMove, Fortify
+from domain.risk.common_moves import Place
 from domain.risk.events import TURN_STARTED
-from domain.risk.moves import Fortify, Place, RiskMove
 from domain.risk.state import REINFORCEMENT, RiskState
 from domain.risk.worldmap import WORLD_MAP
 from domain.turn import Turn
@@ -68,7 +69,7 @@ def start_turn(turn: Turn[RiskState]) -> None:
     )
 
 
-def place_moves(state: RiskState, seat: int) -> list[RiskMove]:
+def place_moves(state: RiskState, seat: int) -> list[ClassicMove]:
     """Placing 1 or the whole reserve on each own territory in map order, unless a trade must
     come first (splitting the reserve otherwise is legal too, but not listed)."""
     reserve = state.reserve[seat]
@@ -108,10 +109,10 @@ def connected(state: RiskState, seat: int, source: str) -> list[str]:
     return [t for t in state.owner if t in seen and t != source]
 
 
-def fortify_moves(state: RiskState, seat: int) -> list[RiskMove]:
+def fortify_moves(state: RiskState, seat: int) -> list[ClassicMove]:
     """Fortifying 1 or every movable unit between each connected pair of own territories
     (other amounts are legal too, but not listed)."""
-    out: list[RiskMove] = []
+    out: list[ClassicMove] = []
     for source in state.territories_of(seat):
         free = state.units[source] - 1
         if free < 1:

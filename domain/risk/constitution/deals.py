@@ -18,7 +18,7 @@ from typing import cast
 
 from domain.protocol import IllegalMove
 from domain.risk import cards
-from domain.risk.deal_moves import Transfer
+from domain.risk.constitution.deal_moves import Transfer
 from domain.risk.move_json import TransferRecord
 from domain.risk.state import RiskState
 

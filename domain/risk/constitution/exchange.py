@@ -19,6 +19,7 @@ from domain.protocol import IllegalMove
 from domain.randomness import RandomStream
 from domain.risk import rounds
 from domain.risk.constitution import corridor, deals
+from domain.risk.constitution.deal_moves import Propose, Settle, Transfer
 from domain.risk.constitution.events import (
     DEAL_ACCEPTED,
     DEAL_DECLINED,
@@ -31,16 +32,13 @@ from domain.risk.constitution.events import (
     EXCHANGE_SESSION_OPENED,
     SETTLEMENT_PROPOSED,
 )
-from domain.risk.moves import (
+from domain.risk.constitution.moves import (
     Accept,
+    ConstitutionMove,
     Decline,
     Done,
     GrantPassage,
-    Propose,
     RevokePassage,
-    RiskMove,
-    Settle,
-    Transfer,
     Withdraw,
 )
 from domain.risk.state import EXCHANGE, Proposal, RiskState
@@ -69,13 +67,13 @@ def current(state: RiskState) -> list[int]:
     return sorted(seats)
 
 
-def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
+def legal_moves(state: RiskState, seat: int) -> list[ConstitutionMove]:
     """Answers to the proposals addressed to ``seat``; unless done: withdrawing its own
     proposals, declaring done, settling with an equal split, granting or revoking passage
     to each other player and two small canonical deals with each (50 kopecks; 1 unit from
     its territory with the most units). Any other deal or settlement is legal too, but
     not listed."""
-    out: list[RiskMove] = []
+    out: list[ConstitutionMove] = []
     for proposal in state.proposals:
         if seat in proposal["to"] and seat not in proposal["accepted"]:
             out += [Accept(proposal["id"]), Decline(proposal["id"])]
@@ -105,7 +103,7 @@ def _equal_settlement(state: RiskState) -> Settle:
     return Settle(tuple(sorted(shares.items())))
 
 
-def decide(turn: Turn[RiskState], seat: int, move: RiskMove, rng: RandomStream) -> None:
+def decide(turn: Turn[RiskState], seat: int, move: object, rng: RandomStream) -> None:
     """The events of ``move`` by ``seat`` in the exchange session (docs/risk.md, "Exchange
     session"); ``IllegalMove`` if the rules do not allow it now. A seat that is done may
     only answer proposals addressed to it."""
@@ -125,7 +123,7 @@ def decide(turn: Turn[RiskState], seat: int, move: RiskMove, rng: RandomStream) 
     _close_if_over(turn)
 
 
-def _act(turn: Turn[RiskState], seat: int, move: RiskMove) -> None:
+def _act(turn: Turn[RiskState], seat: int, move: object) -> None:
     """A move of a player who is not done yet."""
     state = turn.state
     match move:

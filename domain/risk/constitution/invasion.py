@@ -27,8 +27,8 @@ from domain.risk.constitution.events import (
     INVASION_STOPPED,
     TERRITORY_CAPTURED,
 )
+from domain.risk.constitution.moves import ConstitutionMove, EndInvasions, Fight, Invade, Roll, Stop
 from domain.risk.constitution.reinforcement import start_reinforcement
-from domain.risk.moves import EndInvasions, Fight, Invade, RiskMove, Roll, Stop
 from domain.risk.state import INVASION, OpenInvasion, RiskState
 from domain.risk.worldmap import WORLD_MAP
 from domain.turn import Turn
@@ -58,7 +58,7 @@ def refusal(state: RiskState, seat: int, source: str, target: str) -> IllegalMov
     return None
 
 
-def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
+def legal_moves(state: RiskState, seat: int) -> list[ConstitutionMove]:
     """Without an open invasion every allowed ``Invade`` (sources in map order, targets in
     the map's border order) and ``EndInvasions``; with one ``Roll``, ``Fight`` and ``Stop``
     (docs/risk.md, "Invasion phase")."""
@@ -66,7 +66,7 @@ def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
         return []
     if state.invasion is not None:
         return [Roll(), Fight(), Stop()]
-    moves: list[RiskMove] = [
+    moves: list[ConstitutionMove] = [
         Invade(source, target)
         for source in state.territories_of(seat)
         for target in WORLD_MAP.territory(source).neighbours
@@ -75,7 +75,7 @@ def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
     return [*moves, EndInvasions()]
 
 
-def decide(turn: Turn[RiskState], seat: int, move: RiskMove, rng: RandomStream) -> None:
+def decide(turn: Turn[RiskState], seat: int, move: object, rng: RandomStream) -> None:
     """The events of ``seat``'s invasion-phase move (docs/risk.md, "Invasion phase");
     ``IllegalMove`` when it is not allowed now."""
     state = turn.state

@@ -15,6 +15,7 @@ from __future__ import annotations
 from domain.protocol import IllegalMove
 from domain.randomness import RandomStream
 from domain.risk import rounds
+from domain.risk.common_moves import EndTurn, Place, Trade
 from domain.risk.constitution import exchange, golden_horse
 from domain.risk.constitution.corridor import reachable, route
 from domain.risk.constitution.events import (
@@ -23,7 +24,7 @@ from domain.risk.constitution.events import (
     UNITS_BOUGHT,
     UNITS_MOVED,
 )
-from domain.risk.moves import Buy, EndTurn, Move, Place, RiskMove, Trade
+from domain.risk.constitution.moves import Buy, ConstitutionMove, Move
 from domain.risk.state import RiskState
 from domain.risk.worldmap import WORLD_MAP
 from domain.turn import Turn
@@ -58,12 +59,12 @@ def movable(state: RiskState, territory: str) -> int:
     return state.units[territory] - 1 - state.moved.get(territory, 0)
 
 
-def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
+def legal_moves(state: RiskState, seat: int) -> list[ConstitutionMove]:
     """Every trade of a set, every affordable purchase (from the buying round on), placing 1
     or the whole reserve on each own territory, moving 1 or every movable unit along each
     route, and ending the turn once the reserve is placed (docs/risk.md, "Reinforcement phase").
     Splitting a placement or moving other amounts is legal too, but not listed."""
-    out: list[RiskMove] = [Trade(s) for s in golden_horse.sets_in(state.hands[seat])]
+    out: list[ConstitutionMove] = [Trade(s) for s in golden_horse.sets_in(state.hands[seat])]
     if state.round >= state.options["buy_from_round"]:
         affordable = state.purse[seat] // state.options["unit_price"]
         out.extend(Buy(n) for n in range(1, affordable + 1))
@@ -83,7 +84,7 @@ def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
     return out
 
 
-def decide(turn: Turn[RiskState], seat: int, move: RiskMove, rng: RandomStream) -> None:
+def decide(turn: Turn[RiskState], seat: int, move: object, rng: RandomStream) -> None:
     """The events of ``move`` by the current player in the reinforcement phase (docs/risk.md,
     "Reinforcement phase"); ``IllegalMove`` if the rules do not allow it now."""
     del rng  # nothing in this phase is random
