@@ -12,7 +12,7 @@ traded-in cards form the deck again).
 from __future__ import annotations
 
 from domain.randomness import RandomStream
-from domain.risk.events import CARD_DRAWN, DECK_RESHUFFLED, CardDrawn, DeckReshuffled
+from domain.risk.events import CARD_DRAWN, DECK_RESHUFFLED
 from domain.risk.state import RiskState
 from domain.risk.worldmap import WORLD_MAP, WorldMap
 from domain.turn import Turn
@@ -62,14 +62,3 @@ def draw_trophy(turn: Turn[RiskState], seat: int, rng: RandomStream) -> None:
     if pile:
         card = pile[rng.below(len(pile))]
         turn.emit(CARD_DRAWN({"seat": seat, "card": card, "random_position": rng.position}))
-
-
-def deck_reshuffled(state: RiskState, data: DeckReshuffled) -> None:
-    """docs/risk.md, "Invasion phase" (**decision**): the traded-in cards are the deck again."""
-    del data
-    state.discard = []
-
-
-def card_drawn(state: RiskState, data: CardDrawn) -> None:
-    """docs/risk.md, "Invasion phase": the drawn card joins the drawer's hand."""
-    state.hands[data["seat"]].append(data["card"])

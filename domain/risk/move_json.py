@@ -103,6 +103,14 @@ TransferJson = TypedDict(
 """What one party of a deal gives another (every key but ``from`` and ``to`` optional)."""
 
 
+class TransferRecord(TransferJson):
+    """One transfer of a deal as recorded (``DealProposed``, ``DealExecuted``, an open
+    proposal): a move's transfer plus ``card_count`` when it gives cards (docs/risk.md,
+    "Hidden information")."""
+
+    card_count: NotRequired[int]
+
+
 class ProposeJson(TypedDict):
     """``{"type": "propose", "to": [2], "transfers": [...]}``"""
 
@@ -191,3 +199,13 @@ def read_names(value: Any, what: str) -> tuple[str, ...]:
 def read_seat(value: Any, what: str) -> int:
     """A seat number."""
     return read_int(value, what)
+
+
+def read_route(data: Any, kind: str, amount: str) -> tuple[str, str, int]:
+    """``from``, ``to`` and a positive ``amount`` of a move, an attack or a fortify move."""
+    fields(data, kind, "from", "to", amount)
+    return (
+        read_name(data.get("from"), "from"),
+        read_name(data.get("to"), "to"),
+        read_int(data.get(amount), amount, 1),
+    )

@@ -1,9 +1,12 @@
 """Risk moves as small values (docs/risk.md, "Moves"), each with its JSON form
 (:mod:`domain.risk.move_json`) and its notation (:mod:`domain.risk.move_notation`) both ways.
-Every phase of the Constitution and of the classic ruleset (``attack``, ``occupy``,
-``end-attacks``, ``fortify``; docs/risk.md, "Classic Risk") has its moves here; the deal and
-the settlement are in :mod:`domain.risk.deal_moves`; the phase modules decide whether a move is
-legal now. :func:`parse_move` and :func:`parse_notation` read any move.
+The moves live by ruleset (docs/risk.md, "Rooms"): the shared ones in
+:mod:`domain.risk.common_moves`, the Constitution's in :mod:`domain.risk.constitution.moves`
+(the deal and the settlement in :mod:`domain.risk.constitution.deal_moves`), classic Risk's
+(``attack``, ``occupy``, ``end-attacks``, ``fortify``; docs/risk.md, "Classic Risk") in
+:mod:`domain.risk.classic.moves`. This module names them all: :data:`RiskMove`, and
+:func:`parse_move` and :func:`parse_notation`, which read any move; the phase modules decide
+whether a move is legal now.
 
 JSON forms (``type`` names the move)::
 
@@ -52,482 +55,66 @@ Attack(source='Kamchatka', target='Alaska', dice=3)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from typing import Any, Protocol
 
-from domain.risk.deal_moves import Propose, Settle, Transfer
-from domain.risk.move_json import (
-    AnswerJson,
-    AttackJson,
-    BareJson,
-    BareKind,
-    BuyJson,
-    ColourJson,
-    FortifyJson,
-    InvadeJson,
-    MoveJson,
-    OccupyJson,
-    PassageJson,
-    PlaceJson,
-    RiskMoveJson,
-    TradeJson,
-    fields,
-    malformed,
-    read_counts,
-    read_int,
-    read_name,
-    read_names,
-    read_seat,
+from domain.risk.classic.moves import Attack, ClassicMove, EndAttacks, Fortify, Occupy
+from domain.risk.common_moves import COLOURS, Colour, EndTurn, Place, Trade
+from domain.risk.constitution.deal_moves import Propose, Settle, Transfer
+from domain.risk.constitution.moves import (
+    Accept,
+    Buy,
+    ConstitutionMove,
+    Decline,
+    Done,
+    EndInvasions,
+    Fight,
+    GrantPassage,
+    Invade,
+    Move,
+    RevokePassage,
+    Roll,
+    Stop,
+    Withdraw,
 )
-from domain.risk.move_notation import number, pairs, read, route, split, written
-
-__all__ = ["COLOURS", "Propose", "RiskMove", "Settle", "Transfer", "parse_move", "parse_notation"]
-
-COLOURS = ("black", "blue", "green", "pink", "red", "yellow")
-"""The six army colours a player may choose (docs/risk.md, "Setup")."""
-
-
-@dataclass(frozen=True, slots=True)
-class Colour:
-    """Choose an army colour (setup, in turn order)."""
-
-    colour: str
-
-    def to_json(self) -> ColourJson:
-        """The move's JSON form (docs/risk.md, "Moves")."""
-        return {"type": "colour", "colour": self.colour}
-
-    @classmethod
-    def from_json(cls, data: Any) -> Colour:
-        """The move from its JSON form; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
-        return cls(read_name(fields(data, "colour", "colour").get("colour"), "colour"))
-
-    def notation(self) -> str:
-        """The move's notation (docs/risk.md, "Moves")."""
-        return f"colour {self.colour}"
-
-    @classmethod
-    def from_notation(cls, text: str) -> Colour:
-        """The move from its notation; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
-        return cls(split(text, "colour"))
-
-
-@dataclass(frozen=True, slots=True)
-class Place:
-    """Place units from one's reserve: ``units`` is sorted ``(territory, n)`` pairs."""
-
-    units: tuple[tuple[str, int], ...]
-
-    def to_json(self) -> PlaceJson:
-        """The move's JSON form (docs/risk.md, "Moves")."""
-        return {"type": "place", "units": dict(self.units)}
-
-    @classmethod
-    def from_json(cls, data: Any) -> Place:
-        """The move from its JSON form; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
-        return cls(read_counts(fields(data, "place", "units").get("units"), "units"))
-
-    def notation(self) -> str:
-        """The move's notation (docs/risk.md, "Moves")."""
-        return "place " + ",".join(f"{written(t)}={n}" for t, n in self.units)
-
-    @classmethod
-    def from_notation(cls, text: str) -> Place:
-        """The move from its notation; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
-        counts = {k: number(v) for k, v in pairs(split(text, "place")).items()}
-        return cls(read_counts(counts, "units"))
-
-
-@dataclass(frozen=True, slots=True)
-class Invade:
-    """Start an invasion of ``target`` from ``source``."""
-
-    source: str
-    target: str
-
-    def to_json(self) -> InvadeJson:
-        """The move's JSON form (docs/risk.md, "Moves")."""
-        return {"type": "invade", "from": self.source, "to": self.target}
-
-    @classmethod
-    def from_json(cls, data: Any) -> Invade:
-        """The move from its JSON form; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
-        fields(data, "invade", "from", "to")
-        return cls(read_name(data.get("from"), "from"), read_name(data.get("to"), "to"))
-
-    def notation(self) -> str:
-        """The move's notation (docs/risk.md, "Moves")."""
-        return f"invade {written(self.source)}>{written(self.target)}"
-
-    @classmethod
-    def from_notation(cls, text: str) -> Invade:
-        """The move from its notation; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
-        source, sep, target = split(text, "invade").partition(">")
-        if not sep:
-            raise malformed("invade is written from>to")
-        return cls(read(source), read(target))
-
-
-@dataclass(frozen=True, slots=True)
-class _Bare:
-    """A move without fields: its JSON form is its ``type``, its notation its kind."""
-
-    kind: ClassVar[BareKind]
-
-    def to_json(self) -> BareJson:
-        """The move's JSON form (docs/risk.md, "Moves")."""
-        return {"type": self.kind}
-
-    @classmethod
-    def from_json(cls, data: Any) -> Any:
-        """The move from its JSON form; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
-        fields(data, cls.kind)
-        return cls()
-
-    def notation(self) -> str:
-        """The move's notation (docs/risk.md, "Moves")."""
-        return self.kind
-
-    @classmethod
-    def from_notation(cls, text: str) -> Any:
-        """The move from its notation; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
-        if text.strip() != cls.kind:
-            raise malformed(f"{text[:40]!r} is not {cls.kind}")
-        return cls()
-
-
-@dataclass(frozen=True, slots=True)
-class Roll(_Bare):
-    """Roll the dice once in the open invasion's battle."""
-
-    kind = "roll"
-
-
-@dataclass(frozen=True, slots=True)
-class Fight(_Bare):
-    """Roll until the open invasion's battle is resolved."""
-
-    kind = "fight"
-
-
-@dataclass(frozen=True, slots=True)
-class Stop(_Bare):
-    """Stop the open invasion (it may not be resumed this turn)."""
-
-    kind = "stop"
-
-
-@dataclass(frozen=True, slots=True)
-class EndInvasions(_Bare):
-    """End the invasion phase and go on to reinforcement."""
-
-    kind = "end-invasions"
-
-
-@dataclass(frozen=True, slots=True)
-class EndTurn(_Bare):
-    """End one's turn (every reinforcement placed)."""
-
-    kind = "end-turn"
-
-
-@dataclass(frozen=True, slots=True)
-class Done(_Bare):
-    """Declare oneself done for this exchange session."""
-
-    kind = "done"
-
-
-@dataclass(frozen=True, slots=True)
-class EndAttacks(_Bare):
-    """Classic: end the attack phase and go on to the fortify move."""
-
-    kind = "end-attacks"
-
-
-@dataclass(frozen=True, slots=True)
-class Trade:
-    """Trade three trophy cards for the golden horse's bonus (a classic set's value)."""
-
-    cards: tuple[str, str, str]
-
-    def to_json(self) -> TradeJson:
-        """The move's JSON form (docs/risk.md, "Moves")."""
-        return {"type": "trade", "cards": list(self.cards)}
-
-    @classmethod
-    def from_json(cls, data: Any) -> Trade:
-        """The move from its JSON form; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
-        cards = read_names(fields(data, "trade", "cards").get("cards"), "cards")
-        if len(cards) != 3:
-            raise malformed("a trade is exactly three cards")
-        return cls((cards[0], cards[1], cards[2]))
-
-    def notation(self) -> str:
-        """The move's notation (docs/risk.md, "Moves")."""
-        return "trade " + ",".join(written(c) for c in self.cards)
-
-    @classmethod
-    def from_notation(cls, text: str) -> Trade:
-        """The move from its notation; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
-        cards = [read(c) for c in split(text, "trade").split(",")]
-        return cls.from_json({"type": "trade", "cards": cards})
-
-
-@dataclass(frozen=True, slots=True)
-class Buy:
-    """Buy ``units`` units with one's own money."""
-
-    units: int
-
-    def to_json(self) -> BuyJson:
-        """The move's JSON form (docs/risk.md, "Moves")."""
-        return {"type": "buy", "units": self.units}
-
-    @classmethod
-    def from_json(cls, data: Any) -> Buy:
-        """The move from its JSON form; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
-        return cls(read_int(fields(data, "buy", "units").get("units"), "units", 1))
-
-    def notation(self) -> str:
-        """The move's notation (docs/risk.md, "Moves")."""
-        return f"buy {self.units}"
-
-    @classmethod
-    def from_notation(cls, text: str) -> Buy:
-        """The move from its notation; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
-        return cls(read_int(number(split(text, "buy")), "units", 1))
-
-
-def _route(data: Any, kind: str, amount: str) -> tuple[str, str, int]:
-    """``from``, ``to`` and a positive ``amount`` of a move, an attack or a fortify move."""
-    fields(data, kind, "from", "to", amount)
-    return (
-        read_name(data.get("from"), "from"),
-        read_name(data.get("to"), "to"),
-        read_int(data.get(amount), amount, 1),
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """Move ``units`` units from ``source`` to ``target`` (along a route of own and
-    consenting allies' territories; docs/risk.md, "Moving units")."""
-
-    source: str
-    target: str
-    units: int
-
-    def to_json(self) -> MoveJson:
-        """The move's JSON form (docs/risk.md, "Moves")."""
-        return {"type": "move", "from": self.source, "to": self.target, "units": self.units}
-
-    @classmethod
-    def from_json(cls, data: Any) -> Move:
-        """The move from its JSON form; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
-        return cls(*_route(data, "move", "units"))
-
-    def notation(self) -> str:
-        """The move's notation (docs/risk.md, "Moves")."""
-        return f"move {written(self.source)}>{written(self.target)}={self.units}"
-
-    @classmethod
-    def from_notation(cls, text: str) -> Move:
-        """The move from its notation; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
-        return cls(*route("move", split(text, "move")))
-
-
-@dataclass(frozen=True, slots=True)
-class Attack:
-    """Classic: attack ``target`` from ``source`` with ``dice`` dice (one roll)."""
-
-    source: str
-    target: str
-    dice: int
-
-    def to_json(self) -> AttackJson:
-        """The move's JSON form (docs/risk.md, "Moves")."""
-        return {"type": "attack", "from": self.source, "to": self.target, "dice": self.dice}
-
-    @classmethod
-    def from_json(cls, data: Any) -> Attack:
-        """The move from its JSON form; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
-        return cls(*_route(data, "attack", "dice"))
-
-    def notation(self) -> str:
-        """The move's notation (docs/risk.md, "Moves")."""
-        return f"attack {written(self.source)}>{written(self.target)}={self.dice}"
-
-    @classmethod
-    def from_notation(cls, text: str) -> Attack:
-        """The move from its notation; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
-        return cls(*route("attack", split(text, "attack")))
-
-
-@dataclass(frozen=True, slots=True)
-class Fortify:
-    """Classic: the turn's one fortify move of ``units`` units (ends the turn)."""
-
-    source: str
-    target: str
-    units: int
-
-    def to_json(self) -> FortifyJson:
-        """The move's JSON form (docs/risk.md, "Moves")."""
-        return {"type": "fortify", "from": self.source, "to": self.target, "units": self.units}
-
-    @classmethod
-    def from_json(cls, data: Any) -> Fortify:
-        """The move from its JSON form; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
-        return cls(*_route(data, "fortify", "units"))
-
-    def notation(self) -> str:
-        """The move's notation (docs/risk.md, "Moves")."""
-        return f"fortify {written(self.source)}>{written(self.target)}={self.units}"
-
-    @classmethod
-    def from_notation(cls, text: str) -> Fortify:
-        """The move from its notation; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
-        return cls(*route("fortify", split(text, "fortify")))
-
-
-@dataclass(frozen=True, slots=True)
-class Occupy:
-    """Classic: move ``units`` units into the territory just conquered."""
-
-    units: int
-
-    def to_json(self) -> OccupyJson:
-        """The move's JSON form (docs/risk.md, "Moves")."""
-        return {"type": "occupy", "units": self.units}
-
-    @classmethod
-    def from_json(cls, data: Any) -> Occupy:
-        """The move from its JSON form; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
-        return cls(read_int(fields(data, "occupy", "units").get("units"), "units", 1))
-
-    def notation(self) -> str:
-        """The move's notation (docs/risk.md, "Moves")."""
-        return f"occupy {self.units}"
-
-    @classmethod
-    def from_notation(cls, text: str) -> Occupy:
-        """The move from its notation; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
-        return cls(read_int(number(split(text, "occupy")), "units", 1))
-
-
-@dataclass(frozen=True, slots=True)
-class _Answer:
-    """An answer to a proposal of the exchange session, by its number."""
-
-    kind: ClassVar[Any]
-    proposal: int
-
-    def to_json(self) -> AnswerJson:
-        """The move's JSON form (docs/risk.md, "Moves")."""
-        return {"type": self.kind, "proposal": self.proposal}
-
-    @classmethod
-    def from_json(cls, data: Any) -> Any:
-        """The move from its JSON form; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
-        return cls(read_int(fields(data, cls.kind, "proposal").get("proposal"), "proposal"))
-
-    def notation(self) -> str:
-        """The move's notation (docs/risk.md, "Moves")."""
-        return f"{self.kind} {self.proposal}"
-
-    @classmethod
-    def from_notation(cls, text: str) -> Any:
-        """The move from its notation; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
-        return cls(number(split(text, cls.kind)))
-
-
-@dataclass(frozen=True, slots=True)
-class Accept(_Answer):
-    """Accept a proposal (deal or settlement) addressed to oneself."""
-
-    kind = "accept"
-
-
-@dataclass(frozen=True, slots=True)
-class Decline(_Answer):
-    """Decline a proposal addressed to oneself."""
-
-    kind = "decline"
-
-
-@dataclass(frozen=True, slots=True)
-class Withdraw(_Answer):
-    """Withdraw one's own open proposal."""
-
-    kind = "withdraw"
-
-
-@dataclass(frozen=True, slots=True)
-class _Passage:
-    """Consent to move through one's territories, given to or withdrawn from seat ``to``."""
-
-    kind: ClassVar[Any]
-    to: int
-
-    def to_json(self) -> PassageJson:
-        """The move's JSON form (docs/risk.md, "Moves")."""
-        return {"type": self.kind, "to": self.to}
-
-    @classmethod
-    def from_json(cls, data: Any) -> Any:
-        """The move from its JSON form; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
-        return cls(read_seat(fields(data, cls.kind, "to").get("to"), "to"))
-
-    def notation(self) -> str:
-        """The move's notation (docs/risk.md, "Moves")."""
-        return f"{self.kind} {self.to}"
-
-    @classmethod
-    def from_notation(cls, text: str) -> Any:
-        """The move from its notation; ``InvalidMove`` if malformed (docs/risk.md, "Moves")."""
-        return cls(number(split(text, cls.kind)))
-
-
-@dataclass(frozen=True, slots=True)
-class GrantPassage(_Passage):
-    """Consent that seat ``to`` may move units through one's territories."""
-
-    kind = "grant-passage"
-
-
-@dataclass(frozen=True, slots=True)
-class RevokePassage(_Passage):
-    """Withdraw the consent given to seat ``to``."""
-
-    kind = "revoke-passage"
-
-
-RiskMove = (
-    Colour
-    | Place
-    | Invade
-    | Roll
-    | Fight
-    | Stop
-    | EndInvasions
-    | Trade
-    | Buy
-    | Move
-    | EndTurn
-    | Propose
-    | Settle
-    | Accept
-    | Decline
-    | Withdraw
-    | GrantPassage
-    | RevokePassage
-    | Done
-    | Attack
-    | Occupy
-    | EndAttacks
-    | Fortify
-)
+from domain.risk.move_json import RiskMoveJson, malformed
+
+__all__ = [
+    "COLOURS",
+    "Accept",
+    "Attack",
+    "Buy",
+    "ClassicMove",
+    "Colour",
+    "ConstitutionMove",
+    "Decline",
+    "Done",
+    "EndAttacks",
+    "EndInvasions",
+    "EndTurn",
+    "Fight",
+    "Fortify",
+    "GrantPassage",
+    "Invade",
+    "Move",
+    "Occupy",
+    "Place",
+    "Propose",
+    "RevokePassage",
+    "RiskMove",
+    "Roll",
+    "Settle",
+    "Stop",
+    "Trade",
+    "Transfer",
+    "Withdraw",
+    "move_to_json",
+    "notation",
+    "parse_move",
+    "parse_notation",
+]
+
+RiskMove = Colour | ConstitutionMove | ClassicMove
+"""Every Risk move of either ruleset (docs/risk.md, "Moves")."""
 
 
 class _Reader(Protocol):

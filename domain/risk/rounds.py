@@ -1,8 +1,8 @@
 """Rounds, turns, placing and the end, as both rulesets have them (docs/risk.md, "A
 player's turn", "End of the game" and "Classic Risk"): a round starting, a seat's turn
 starting and ending, units placed from a reserve (setup and reinforcement alike), a player
-eliminated and the end of the game, with the functions the phase modules call to emit them and
-the handlers :mod:`domain.risk.evolve` binds.
+eliminated and the end of the game: the functions the phase modules call to emit them (each
+event is built in one place here; their handlers are in :mod:`domain.risk.evolve`).
 
 A turn starts with ``TurnStarted`` in both rulesets; a classic turn then receives its
 reinforcements (:func:`domain.risk.classic.turn.start_turn`, which the classic ruleset calls
@@ -18,16 +18,11 @@ from domain.risk.events import (
     GAME_ENDED,
     PLAYER_ELIMINATED,
     ROUND_STARTED,
+    TURN_ENDED,
     TURN_STARTED,
     UNITS_PLACED,
-    GameEnded,
-    PlayerEliminated,
-    RoundStarted,
-    TurnEnded,
-    TurnStarted,
-    UnitsPlaced,
 )
-from domain.risk.state import INVASION, OVER, RiskState
+from domain.risk.state import RiskState
 from domain.turn import Turn
 
 
@@ -57,7 +52,19 @@ def place_reserve(turn: Turn[RiskState], seat: int, units: dict[str, int]) -> No
         raise IllegalMove(
             "reserve-exceeded", f"You have {state.reserve[seat]} units to place, not {total}."
         )
+    place_units(turn, seat, units)
+
+
+def place_units(turn: Turn[RiskState], seat: int, units: dict[str, int]) -> None:
+    """The one place ``UnitsPlaced`` is built (docs/risk.md, "Setup" and "Reinforcement
+    phase"): ``units`` by territory leave ``seat``'s reserve; the caller has judged them."""
     turn.emit(UNITS_PLACED({"seat": seat, "units": units}))
+
+
+def end_turn(turn: Turn[RiskState], seat: int) -> None:
+    """The one place ``TurnEnded`` is built (docs/risk.md, "A player's turn" and "Classic
+    Risk"): ``seat``'s turn is over; the caller starts what follows."""
+    turn.emit(TURN_ENDED({"seat": seat}))
 
 
 def eliminate(turn: Turn[RiskState], out: int, by: int) -> None:
@@ -81,58 +88,3 @@ def end_game(
             }
         )
     )
-
-
-def round_started(state: RiskState, data: RoundStarted) -> None:
-    """docs/risk.md, "A player's turn": a new round; the exchange session's marks are reset."""
-    state.round = data["round"]
-    state.done = []
-    state.proposals = []
-
-
-def turn_started(state: RiskState, data: TurnStarted) -> None:
-    """docs/risk.md, "A player's turn": the seat's turn opens with its invasion phase (a
-    classic turn's reinforcements change the phase next)."""
-    state.turn = state.order.index(data["seat"])
-    state.phase = INVASION
-    state.launched = []
-    state.captured = []
-    state.invasion = None
-    state.moved = {}
-
-
-def units_placed(state: RiskState, data: UnitsPlaced) -> None:
-    """docs/risk.md, "Setup" and "Reinforcement phase": units leave the reserve for the map."""
-    seat = data["seat"]
-    for territory, n in data["units"].items():
-        state.units[territory] += n
-        state.reserve[seat] -= n
-
-
-def turn_ended(state: RiskState, data: TurnEnded) -> None:
-    """The turn's record closes; the next ``TurnStarted`` or ``ExchangeSessionOpened``
-    changes the phase (docs/risk.md, "A player's turn")."""
-    del state, data
-
-
-def player_eliminated(state: RiskState, data: PlayerEliminated) -> None:
-    """docs/risk.md, "Invasion phase": the hand goes to the conqueror, the reserve and the
-    units still to come are lost."""
-    out = data["seat"]
-    state.hands[data["by"]].extend(data["cards"])
-    state.hands[out] = []
-    state.eliminated.append(out)
-    state.units_lost += state.incoming[out] + state.reserve[out]
-    state.incoming[out] = 0
-    state.reserve[out] = 0
-
-
-def game_ended(state: RiskState, data: GameEnded) -> None:
-    """docs/risk.md, "End of the game": the fund is paid out by the shares."""
-    for seat, amount in data["shares"].items():
-        state.purse[int(seat)] += amount
-        state.fund -= amount
-    state.phase = OVER
-    state.invasion = None
-    state.proposals = []
-    state.result = {"reason": data["reason"], "shares": dict(data["shares"])}

@@ -7,7 +7,7 @@ protocol's reading functions. The phases live in :mod:`domain.risk.setup` (both 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final, Protocol, cast
 
 from domain.protocol import (
@@ -55,11 +55,9 @@ RULES_VERSION: Final = "risk-3"
 class _Phase(Protocol):
     """What a phase module provides (docs/risk.md, the module table)."""
 
-    def legal_moves(self, state: RiskState, seat: int) -> list[RiskMove]: ...
+    def legal_moves(self, state: RiskState, seat: int) -> Sequence[RiskMove]: ...
 
-    def decide(
-        self, turn: Turn[RiskState], seat: int, move: RiskMove, rng: RandomStream
-    ) -> None: ...
+    def decide(self, turn: Turn[RiskState], seat: int, move: object, rng: RandomStream) -> None: ...
 
 
 _PHASES: Final[dict[str, _Phase]] = {
@@ -137,7 +135,7 @@ class RiskRules(RulesBase[RiskState, RiskMove]):
         Moves with amounts list the typical amounts (docs/risk.md, "Legal moves")."""
         if player not in self.current_players(state):
             return []
-        return _module(state).legal_moves(state, player)
+        return list(_module(state).legal_moves(state, player))
 
     def decide(self, turn: Turn[RiskState], player: int, move: RiskMove, rng: RandomStream) -> None:
         """The events of ``player`` making ``move`` (the phase module decides; docs/risk.md,

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from domain.protocol import IllegalMove
 from domain.randomness import RandomStream
-from domain.risk import options, rounds
+from domain.risk import rounds
+from domain.risk.common_moves import COLOURS, Colour, Place
 from domain.risk.events import (
     COLOUR_CHOSEN,
     ORDER_ROLLED,
@@ -21,15 +22,7 @@ from domain.risk.events import (
     PRIZE_FUND_PAID,
     TERRITORIES_DEALT,
     TURN_ORDER_DECIDED,
-    UNITS_PLACED,
-    ColourChosen,
-    OrderRolled,
-    PlacementTurn,
-    PrizeFundPaid,
-    TerritoriesDealt,
-    TurnOrderDecided,
 )
-from domain.risk.moves import COLOURS, Colour, Place, RiskMove
 from domain.risk.state import COLOURS as COLOURS_PHASE
 from domain.risk.state import PLACEMENT, RiskState
 from domain.risk.worldmap import WORLD_MAP
@@ -102,7 +95,7 @@ def placement_due(state: RiskState, seat: int) -> int:
     return min(step, state.reserve[seat])
 
 
-def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
+def legal_moves(state: RiskState, seat: int) -> list[Colour | Place]:
     """In ``colours`` every free colour (seed 003 Art. 6); in ``placement`` the whole step on
     each own territory, in map order (docs/risk.md, "Setup"). Splitting the step over several own
     territories is legal too but not listed, to keep the list short."""
@@ -116,7 +109,7 @@ def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
     return [Place(((t, due),)) for t in state.territories_of(seat)]
 
 
-def decide(turn: Turn[RiskState], seat: int, move: RiskMove, rng: RandomStream) -> None:
+def decide(turn: Turn[RiskState], seat: int, move: object, rng: RandomStream) -> None:
     """The events of ``seat`` choosing a colour or placing starting units (docs/risk.md,
     "Setup"); ``IllegalMove`` when the move does not fit. No randomness."""
     del rng  # setup moves draw nothing
@@ -160,7 +153,7 @@ def _place(turn: Turn[RiskState], seat: int, move: Place) -> None:
     units: dict[str, int] = {}
     for territory, n in move.units:
         units[territory] = units.get(territory, 0) + n
-    turn.emit(UNITS_PLACED({"seat": seat, "units": units}))
+    rounds.place_units(turn, seat, units)
     after = turn.state
     position = after.order.index(seat)
     cycle = after.order[position + 1 :] + after.order[: position + 1]
@@ -169,42 +162,3 @@ def _place(turn: Turn[RiskState], seat: int, move: Place) -> None:
         turn.emit(PLACEMENT_TURN({"seat": following[0]}))
     else:
         rounds.start_round(turn, 1)
-
-
-def order_rolled(state: RiskState, data: OrderRolled) -> None:
-    """The dice only decide the order (``TurnOrderDecided``); nothing else changes."""
-    del state, data
-
-
-def turn_order_decided(state: RiskState, data: TurnOrderDecided) -> None:
-    """docs/risk.md, "Setup": the turn order, for the whole game."""
-    state.order = list(data["order"])
-
-
-def territories_dealt(state: RiskState, data: TerritoriesDealt) -> None:
-    """docs/risk.md, "Setup": one unit on each dealt territory, the starting units in reserve."""
-    owners: dict[str, int] = data["owners"]
-    state.owner = {t.name: owners[t.name] for t in WORLD_MAP.territories if t.name in owners}
-    state.units = {t: 1 for t in state.owner}
-    start = options.starting_units(state.options, state.players)
-    state.reserve = [start] * state.players
-    state.units_in += len(state.owner) + start * state.players
-
-
-def prize_fund_paid(state: RiskState, data: PrizeFundPaid) -> None:
-    """docs/risk.md, "Money": every purse filled, every stake in the fund."""
-    state.purse = [data["purse"]] * state.players
-    state.fund = data["stake"] * state.players
-
-
-def colour_chosen(state: RiskState, data: ColourChosen) -> None:
-    """docs/risk.md, "Setup": after the last colour the placement begins."""
-    state.colours[data["seat"]] = data["colour"]
-    if all(c is not None for c in state.colours):
-        state.phase = PLACEMENT
-        state.turn = 0
-
-
-def placement_turn(state: RiskState, data: PlacementTurn) -> None:
-    """docs/risk.md, "Setup": the next seat with units left places."""
-    state.turn = state.order.index(data["seat"])

@@ -11,9 +11,12 @@ order), ``placement`` (starting units, a step at a time), then rounds of ``invas
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Literal, NotRequired
+
+from typing_extensions import TypedDict
 
 from domain.jsonvalue import copy_json
+from domain.risk.move_json import TransferRecord
 
 COLOURS = "colours"
 PLACEMENT = "placement"
@@ -25,16 +28,53 @@ FORTIFY = "fortify"  # the classic ruleset's one fortify move (docs/risk.md, "Cl
 PHASES = (COLOURS, PLACEMENT, INVASION, REINFORCEMENT, EXCHANGE, OVER, FORTIFY)
 
 
+OpenInvasion = TypedDict(
+    "OpenInvasion",
+    {
+        "from": str,
+        "to": str,
+        "attackers": int,
+        "defenders": int,
+        "lost": NotRequired[list[int]],
+        "dice": NotRequired[int],
+    },
+)
+"""The open invasion (the Constitution, docs/risk.md "Invasion phase": the engaged units still
+alive in its current battle, both 0 between battles, and the battle's losses so far,
+``lost``) or the conquest awaiting its occupation (docs/risk.md, "Classic Risk": ``attackers``
+and ``defenders`` 0, the ``dice`` rolled). The view shows it as it is."""
+
+
+class Proposal(TypedDict):
+    """An open proposal of the exchange session (docs/risk.md, "Exchange session"): a deal's
+    ``transfers`` or a settlement's ``shares`` (kopecks by seat); the view hides a deal's cards
+    from non-parties (docs/risk.md, "Hidden information")."""
+
+    id: int
+    by: int
+    kind: Literal["deal", "settlement"]
+    to: list[int]
+    accepted: list[int]
+    transfers: NotRequired[list[TransferRecord]]
+    shares: NotRequired[dict[str, int]]
+
+
+class Result(TypedDict):
+    """How the game ended and each seat's share of the fund (docs/risk.md, "End of the
+    game")."""
+
+    reason: Literal["conquest", "settlement"]
+    shares: dict[str, int]
+
+
 @dataclass
 class RiskState:
     """Everything the rules need to decide a move; every field is JSON-safe.
 
     Money is counted in kopecks. Seats are ``0 .. players-1``; lists indexed by seat have
-    ``players`` items. ``invasion`` is the open invasion (``from``, ``to``, and the engaged
-    units still alive in its current battle, ``attackers``/``defenders``, both 0 between
-    battles) or ``None``. ``proposals`` are the open proposals of the exchange session:
-    ``{"id", "by", "kind": "deal"|"settlement", "to": [seats], "accepted": [seats],
-    "transfers": [...]}`` for a deal, ``"shares": {seat: kopecks}`` for a settlement.
+    ``players`` items. ``invasion`` is the open invasion (:data:`OpenInvasion`) or ``None``;
+    ``proposals`` are the open proposals of the exchange session (:class:`Proposal`);
+    ``result`` is set at the end (:class:`Result`).
     ``passage[ally]`` lists the seats ``ally`` lets move through its territories.
     """
 
@@ -56,15 +96,15 @@ class RiskState:
     turn: int = 0
     launched: list[str] = field(default_factory=list)
     captured: list[str] = field(default_factory=list)
-    invasion: dict[str, Any] | None = None
+    invasion: OpenInvasion | None = None
     moved: dict[str, int] = field(default_factory=dict)
     incoming: list[int] = field(default_factory=list)
     eliminated: list[int] = field(default_factory=list)
     done: list[int] = field(default_factory=list)
-    proposals: list[dict[str, Any]] = field(default_factory=list)
+    proposals: list[Proposal] = field(default_factory=list)
     next_proposal: int = 1
     passage: list[list[int]] = field(default_factory=list)
-    result: dict[str, Any] | None = None
+    result: Result | None = None
     units_in: int = 0
     units_lost: int = 0
 
@@ -120,7 +160,7 @@ def copy_state(state: RiskState) -> RiskState:
     proposals and result are copied through JSON."""
     invasion = state.invasion
     if invasion is not None:
-        invasion = dict(invasion)
+        invasion = invasion.copy()
         if "lost" in invasion:
             invasion["lost"] = list(invasion["lost"])
     return RiskState(

@@ -13,16 +13,26 @@ the others see how many cards changed hands.
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, cast
+from typing import Any, Literal
 
 from typing_extensions import TypedDict
 
 from domain.protocol import Event, Outcome, Viewer
 from domain.risk.cards import deck
 from domain.risk.classic.cards import set_value
-from domain.risk.constitution.events import TransferRecord
 from domain.risk.constitution.golden_horse import horse_bonus
-from domain.risk.state import EXCHANGE, FORTIFY, INVASION, OVER, REINFORCEMENT, RiskState
+from domain.risk.move_json import TransferRecord
+from domain.risk.state import (
+    EXCHANGE,
+    FORTIFY,
+    INVASION,
+    OVER,
+    REINFORCEMENT,
+    OpenInvasion,
+    Proposal,
+    Result,
+    RiskState,
+)
 
 
 class TerritoryView(TypedDict):
@@ -55,32 +65,12 @@ class GoldenHorseView(TypedDict):
     track: list[int]
 
 
-InvasionView = TypedDict(
-    "InvasionView",
-    {
-        "from": str,
-        "to": str,
-        "attackers": int,
-        "defenders": int,
-        "lost": NotRequired[list[int]],
-        "dice": NotRequired[int],
-    },
-)
-"""The open invasion (the Constitution: its battle's losses so far, ``lost``) or the conquest
-awaiting its occupation (classic Risk: the ``dice`` rolled)."""
+InvasionView = OpenInvasion
+"""The open invasion or the conquest awaiting its occupation, as the state holds it."""
 
-
-class ProposalView(TypedDict):
-    """An open proposal: a deal's ``transfers`` (cards hidden from non-parties) or a
-    settlement's ``shares``."""
-
-    id: int
-    by: int
-    kind: Literal["deal", "settlement"]
-    to: list[int]
-    accepted: list[int]
-    transfers: NotRequired[list[TransferRecord]]
-    shares: NotRequired[dict[str, int]]
+ProposalView = Proposal
+"""An open proposal as the state holds it; for a non-party a deal's transfers show
+``card_count`` instead of ``cards`` (:func:`_proposal`)."""
 
 
 class ExchangeView(TypedDict):
@@ -90,11 +80,8 @@ class ExchangeView(TypedDict):
     proposals: list[ProposalView]
 
 
-class ResultView(TypedDict):
-    """How the game ended and each seat's share of the fund."""
-
-    reason: Literal["conquest", "settlement"]
-    shares: dict[str, int]
+ResultView = Result
+"""How the game ended and each seat's share of the fund, as the state holds it."""
 
 
 class RiskView(TypedDict):
@@ -158,16 +145,12 @@ def view(state: RiskState, viewer: Viewer) -> RiskView:
         if state.phase == EXCHANGE
         else None,
         "passage": {str(ally): list(seats) for ally, seats in enumerate(state.passage)},
-        "result": _result(state.result),
+        "result": state.result,
     }
 
 
-def _invasion(invasion: dict[str, Any] | None) -> InvasionView | None:
-    return None if invasion is None else cast(InvasionView, dict(invasion))
-
-
-def _result(result: dict[str, Any] | None) -> ResultView | None:
-    return None if result is None else cast(ResultView, result)
+def _invasion(invasion: OpenInvasion | None) -> InvasionView | None:
+    return None if invasion is None else invasion.copy()
 
 
 def _player(state: RiskState, seat: int, viewer: Viewer, everything: bool) -> PlayerView:
@@ -187,21 +170,21 @@ def _player(state: RiskState, seat: int, viewer: Viewer, everything: bool) -> Pl
     }
 
 
-def _proposal(proposal: dict[str, Any], viewer: Viewer, everything: bool) -> ProposalView:
+def _proposal(proposal: Proposal, viewer: Viewer, everything: bool) -> ProposalView:
     parties = {proposal["by"], *proposal["to"]}
     if everything or viewer.seat in parties or "transfers" not in proposal:
-        return cast(ProposalView, dict(proposal))
-    return cast(
-        ProposalView, {**proposal, "transfers": [_hide_cards(t) for t in proposal["transfers"]]}
-    )
+        return proposal.copy()
+    hidden = proposal.copy()
+    hidden["transfers"] = [_hide_cards(t) for t in proposal["transfers"]]
+    return hidden
 
 
-def _hide_cards(transfer: dict[str, Any]) -> dict[str, Any]:
+def _hide_cards(transfer: TransferRecord) -> TransferRecord:
     """A transfer without the names of its cards (their number stays)."""
-    if "cards" not in transfer:
-        return dict(transfer)
-    out = {k: v for k, v in transfer.items() if k != "cards"}
-    out["card_count"] = len(transfer["cards"])
+    out = transfer.copy()
+    if "cards" in transfer:
+        del out["cards"]
+        out["card_count"] = len(transfer["cards"])
     return out
 
 

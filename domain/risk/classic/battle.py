@@ -24,7 +24,7 @@ Events: ``AttackRolled``, ``TerritoryConquered``, ``TerritoryOccupied``, ``Attac
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from domain.protocol import IllegalMove
 from domain.randomness import RandomStream
@@ -35,13 +35,9 @@ from domain.risk.classic.events import (
     ATTACK_ROLLED,
     TERRITORY_CONQUERED,
     TERRITORY_OCCUPIED,
-    AttackPhaseEnded,
-    AttackRolled,
-    TerritoryConquered,
-    TerritoryOccupied,
 )
-from domain.risk.moves import Attack, Occupy, RiskMove
-from domain.risk.state import FORTIFY, RiskState
+from domain.risk.classic.moves import Attack, ClassicMove, Occupy
+from domain.risk.state import OpenInvasion, RiskState
 from domain.risk.worldmap import WORLD_MAP
 from domain.turn import Turn
 
@@ -49,7 +45,7 @@ NEUTRAL: Final = -1
 """The owner of the neutral army's territories in a two-player classic game."""
 
 
-def occupation_due(state: RiskState) -> dict[str, Any] | None:
+def occupation_due(state: RiskState) -> OpenInvasion | None:
     """The conquest that still awaits its ``Occupy`` move, if any."""
     return state.invasion
 
@@ -98,7 +94,7 @@ def max_dice(state: RiskState, source: str) -> int:
     return min(dice.MAX_ATTACK_DICE, state.units[source] - 1)
 
 
-def attack_moves(state: RiskState, seat: int) -> list[RiskMove]:
+def attack_moves(state: RiskState, seat: int) -> list[ClassicMove]:
     """Every allowed attack: sources in map order, targets in the map's border order, each
     number of dice from 1 up (docs/risk.md, "Classic Risk")."""
     if blocked(state, seat) is not None:
@@ -113,7 +109,7 @@ def attack_moves(state: RiskState, seat: int) -> list[RiskMove]:
     ]
 
 
-def occupy_moves(state: RiskState) -> list[RiskMove]:
+def occupy_moves(state: RiskState) -> list[ClassicMove]:
     """The least and the most units that may move in (any number between is legal too)."""
     due = occupation_due(state)
     if due is None:
@@ -193,38 +189,3 @@ def end_attacks(turn: Turn[RiskState], seat: int) -> None:
     if problem is not None:
         raise problem
     turn.emit(ATTACK_PHASE_ENDED({"seat": seat}))
-
-
-def attack_rolled(state: RiskState, data: AttackRolled) -> None:
-    """docs/risk.md, "Classic Risk": the losses of one attack; an emptied territory awaits its
-    conqueror's occupation."""
-    a_loss, d_loss = data["attacker_losses"], data["defender_losses"]
-    state.units[data["from"]] -= a_loss
-    state.units[data["to"]] -= d_loss
-    state.units_lost += a_loss + d_loss
-    if state.units[data["to"]] == 0:
-        state.invasion = _due(data["from"], data["to"], data["attackers"])
-
-
-def _due(source: str, target: str, rolled: int) -> dict[str, Any]:
-    return {"from": source, "to": target, "attackers": 0, "defenders": 0, "dice": rolled}
-
-
-def territory_conquered(state: RiskState, data: TerritoryConquered) -> None:
-    """docs/risk.md, "Classic Risk": the territory changes owner, empty until occupied."""
-    state.owner[data["to"]] = data["seat"]
-    state.captured.append(data["to"])
-    state.invasion = _due(data["from"], data["to"], data["dice"])
-
-
-def territory_occupied(state: RiskState, data: TerritoryOccupied) -> None:
-    """docs/risk.md, "Classic Risk": the conquering units move in."""
-    state.units[data["from"]] -= data["units"]
-    state.units[data["to"]] += data["units"]
-    state.invasion = None
-
-
-def attack_phase_ended(state: RiskState, data: AttackPhaseEnded) -> None:
-    """docs/risk.md, "Classic Risk": the fortify move follows."""
-    del data
-    state.phase = FORTIFY

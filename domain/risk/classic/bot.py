@@ -12,11 +12,12 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from domain.risk.classic import phases as classic
-from domain.risk.moves import Attack, EndAttacks, EndTurn, Fortify, Occupy, Place, RiskMove, Trade
+from domain.risk.classic.moves import Attack, ClassicMove, EndAttacks, Fortify, Occupy
+from domain.risk.common_moves import EndTurn, Place, Trade
 from domain.risk.state import RiskState
 from domain.risk.worldmap import WORLD_MAP
 
-M = TypeVar("M", bound=RiskMove)
+M = TypeVar("M", bound=ClassicMove)
 
 
 def frontier(state: RiskState, territory: str) -> bool:
@@ -25,7 +26,7 @@ def frontier(state: RiskState, territory: str) -> bool:
     return any(state.owner[n] != owner for n in WORLD_MAP.territory(territory).neighbours)
 
 
-def classic_bot_move(state: RiskState, seat: int, bot: random.Random) -> RiskMove:
+def classic_bot_move(state: RiskState, seat: int, bot: random.Random) -> ClassicMove:
     """A legal classic move for ``seat``, who must be able to act (module docstring)."""
     legal = classic.legal_moves(state, seat)
     if not legal:

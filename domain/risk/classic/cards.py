@@ -27,7 +27,7 @@ from typing import Final
 
 from domain.protocol import IllegalMove
 from domain.risk import cards
-from domain.risk.classic.events import CLASSIC_CARDS_TRADED, ClassicCardsTraded
+from domain.risk.classic.events import CLASSIC_CARDS_TRADED
 from domain.risk.state import INVASION, REINFORCEMENT, RiskState
 from domain.risk.worldmap import WORLD_MAP
 from domain.turn import Turn
@@ -111,9 +111,3 @@ def trade(turn: Turn[RiskState], seat: int, traded: tuple[str, str, str]) -> Non
             }
         )
     )
-
-
-def classic_cards_traded(state: RiskState, data: ClassicCardsTraded) -> None:
-    """docs/risk.md, "Classic Risk": the set turned in; one more set traded in the game."""
-    cards.turn_in(state, data["seat"], data["cards"], data["bonus"])
-    state.horse = data["sets"]

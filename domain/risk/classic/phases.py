@@ -27,7 +27,8 @@ from domain.randomness import RandomStream
 from domain.risk.classic import battle as classic_battle
 from domain.risk.classic import cards as classic_cards
 from domain.risk.classic import turn as classic_turn
-from domain.risk.moves import Attack, EndAttacks, EndTurn, Fortify, Occupy, Place, RiskMove, Trade
+from domain.risk.classic.moves import Attack, ClassicMove, EndAttacks, Fortify, Occupy
+from domain.risk.common_moves import EndTurn, Place, Trade
 from domain.risk.state import FORTIFY, INVASION, REINFORCEMENT, RiskState
 from domain.turn import Turn
 
@@ -42,7 +43,7 @@ def is_classic(state: RiskState) -> bool:
     return bool(state.options.get("ruleset") == RULESET)
 
 
-def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
+def legal_moves(state: RiskState, seat: int) -> list[ClassicMove]:
     """The moves ``seat`` may make now (docs/risk.md, "Classic Risk"): in reinforcement every
     set and, unless a trade is forced, the placements; in the attack phase the occupation
     due, else the forced trades, else the placements of traded units, else every attack and
@@ -50,7 +51,7 @@ def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
     the least and the most only."""
     if state.phase not in PHASES or state.seat != seat or not state.order:
         return []
-    trades: list[RiskMove] = [Trade(s) for s in classic_cards.classic_sets_in(state.hands[seat])]
+    trades: list[ClassicMove] = [Trade(s) for s in classic_cards.classic_sets_in(state.hands[seat])]
     if state.phase == REINFORCEMENT:
         return [*trades, *classic_turn.place_moves(state, seat)]
     if state.phase == FORTIFY:
@@ -64,7 +65,7 @@ def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
     return [*classic_battle.attack_moves(state, seat), EndAttacks()]
 
 
-def decide(turn: Turn[RiskState], seat: int, move: RiskMove, rng: RandomStream) -> None:
+def decide(turn: Turn[RiskState], seat: int, move: object, rng: RandomStream) -> None:
     """The events of ``seat``'s move in a classic turn (docs/risk.md, "Classic Risk");
     ``IllegalMove`` when it is not allowed now."""
     state = turn.state

@@ -33,13 +33,11 @@ from domain.risk.classic.events import (
     ATTACK_PHASE_STARTED,
     CLASSIC_REINFORCEMENTS,
     FORTIFIED,
-    AttackPhaseStarted,
-    ClassicReinforcements,
-    Fortified,
 )
-from domain.risk.events import TURN_ENDED, TURN_STARTED
-from domain.risk.moves import Fortify, Place, RiskMove
-from domain.risk.state import INVASION, REINFORCEMENT, RiskState
+from domain.risk.classic.moves import ClassicMove, Fortify
+from domain.risk.common_moves import Place
+from domain.risk.events import TURN_STARTED
+from domain.risk.state import REINFORCEMENT, RiskState
 from domain.risk.worldmap import WORLD_MAP
 from domain.turn import Turn
 
@@ -71,7 +69,7 @@ def start_turn(turn: Turn[RiskState]) -> None:
     )
 
 
-def place_moves(state: RiskState, seat: int) -> list[RiskMove]:
+def place_moves(state: RiskState, seat: int) -> list[ClassicMove]:
     """Placing 1 or the whole reserve on each own territory in map order, unless a trade must
     come first (splitting the reserve otherwise is legal too, but not listed)."""
     reserve = state.reserve[seat]
@@ -111,10 +109,10 @@ def connected(state: RiskState, seat: int, source: str) -> list[str]:
     return [t for t in state.owner if t in seen and t != source]
 
 
-def fortify_moves(state: RiskState, seat: int) -> list[RiskMove]:
+def fortify_moves(state: RiskState, seat: int) -> list[ClassicMove]:
     """Fortifying 1 or every movable unit between each connected pair of own territories
     (other amounts are legal too, but not listed)."""
-    out: list[RiskMove] = []
+    out: list[ClassicMove] = []
     for source in state.territories_of(seat):
         free = state.units[source] - 1
         if free < 1:
@@ -152,7 +150,7 @@ def end_turn(turn: Turn[RiskState], seat: int, rng: RandomStream) -> None:
     state = turn.state
     if state.captured:
         draw_trophy(turn, seat, rng)
-    turn.emit(TURN_ENDED({"seat": seat}))
+    rounds.end_turn(turn, seat)
     after = turn.state
     later = [s for s in after.order[after.order.index(seat) + 1 :] if s not in after.eliminated]
     if later:
@@ -160,22 +158,3 @@ def end_turn(turn: Turn[RiskState], seat: int, rng: RandomStream) -> None:
     else:
         rounds.start_round(turn, after.round + 1)
     start_turn(turn)
-
-
-def classic_reinforcements(state: RiskState, data: ClassicReinforcements) -> None:
-    """docs/risk.md, "Classic Risk": the reinforcement phase begins with the units received."""
-    state.phase = REINFORCEMENT
-    state.reserve[data["seat"]] += data["total"]
-    state.units_in += data["total"]
-
-
-def attack_phase_started(state: RiskState, data: AttackPhaseStarted) -> None:
-    """docs/risk.md, "Classic Risk": the reserve is placed, the attacks may begin."""
-    del data
-    state.phase = INVASION
-
-
-def fortified(state: RiskState, data: Fortified) -> None:
-    """docs/risk.md, "Classic Risk": the fortify move's units change territory."""
-    state.units[data["from"]] -= data["units"]
-    state.units[data["to"]] += data["units"]

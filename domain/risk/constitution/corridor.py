@@ -22,8 +22,6 @@ from domain.protocol import IllegalMove
 from domain.risk.constitution.events import (
     PASSAGE_GRANTED,
     PASSAGE_REVOKED,
-    PassageGranted,
-    PassageRevoked,
 )
 from domain.risk.state import RiskState
 from domain.risk.worldmap import WORLD_MAP, WorldMap
@@ -116,13 +114,3 @@ def consent(turn: Turn[RiskState], seat: int, to: int, *, granting: bool) -> Non
         raise IllegalMove("not-granted", f"Seat {to} has no passage from you.")
     kind = PASSAGE_GRANTED if granting else PASSAGE_REVOKED
     turn.emit(kind({"seat": seat, "to": to}))
-
-
-def passage_granted(state: RiskState, data: PassageGranted) -> None:
-    """docs/risk.md, "Moving units": the ally lets seat ``to`` through, until revoked."""
-    state.passage[data["seat"]] = sorted({*state.passage[data["seat"]], data["to"]})
-
-
-def passage_revoked(state: RiskState, data: PassageRevoked) -> None:
-    """docs/risk.md, "Moving units": the ally withdraws its consent."""
-    state.passage[data["seat"]] = [s for s in state.passage[data["seat"]] if s != data["to"]]

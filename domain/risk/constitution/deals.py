@@ -18,8 +18,8 @@ from typing import cast
 
 from domain.protocol import IllegalMove
 from domain.risk import cards
-from domain.risk.constitution.events import TransferRecord
-from domain.risk.deal_moves import Transfer
+from domain.risk.constitution.deal_moves import Transfer
+from domain.risk.move_json import TransferRecord
 from domain.risk.state import RiskState
 
 HIDDEN_CARD = "A card offered in the deal is not held by its giver."

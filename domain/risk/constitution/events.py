@@ -2,19 +2,17 @@
 phase, the reinforcement phase and the exchange session. One ``TypedDict`` per event, named as
 the event, and its :class:`~domain.events.EventKind`.
 
-A deal's transfers are recorded as :class:`TransferRecord`; the cards it gives are shown to the
-deal's parties only, the others see ``card_count`` (docs/risk.md, "Hidden information"), so
-``cards`` is ``NotRequired``.
+A deal's transfers are recorded as :class:`~domain.risk.move_json.TransferRecord`; the cards
+it gives are shown to the deal's parties only, the others see
+``card_count`` (docs/risk.md, "Hidden information"), so ``cards`` is ``NotRequired``.
 """
 
 from __future__ import annotations
 
-from typing import NotRequired
-
 from typing_extensions import TypedDict
 
 from domain.events import EventKind
-from domain.risk.move_json import TransferJson
+from domain.risk.move_json import TransferRecord
 
 InvasionStarted = TypedDict(
     "InvasionStarted", {"seat": int, "from": str, "to": str, "defender": int}
@@ -85,13 +83,6 @@ UnitsMoved = TypedDict(
     {"seat": int, "from": str, "to": str, "units": int, "path": list[str]},
 )
 """Units moved along a route of own and consenting allies' territories."""
-
-
-class TransferRecord(TransferJson):
-    """One transfer of a deal as recorded: a move's transfer plus ``card_count`` when it gives
-    cards."""
-
-    card_count: NotRequired[int]
 
 
 class ExchangeSessionOpened(TypedDict):

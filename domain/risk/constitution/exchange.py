@@ -14,13 +14,12 @@ Events: ``ExchangeSessionOpened``, ``DealProposed``, ``SettlementProposed``,
 
 from __future__ import annotations
 
-from typing import Any
-
 from domain.jsonvalue import copy_json
 from domain.protocol import IllegalMove
 from domain.randomness import RandomStream
 from domain.risk import rounds
 from domain.risk.constitution import corridor, deals
+from domain.risk.constitution.deal_moves import Propose, Settle, Transfer
 from domain.risk.constitution.events import (
     DEAL_ACCEPTED,
     DEAL_DECLINED,
@@ -32,30 +31,17 @@ from domain.risk.constitution.events import (
     EXCHANGE_SESSION_CLOSED,
     EXCHANGE_SESSION_OPENED,
     SETTLEMENT_PROPOSED,
-    DealAccepted,
-    DealDeclined,
-    DealExecuted,
-    DealFailed,
-    DealProposed,
-    DealWithdrawn,
-    ExchangeDone,
-    ExchangeSessionClosed,
-    ExchangeSessionOpened,
-    SettlementProposed,
 )
-from domain.risk.moves import (
+from domain.risk.constitution.moves import (
     Accept,
+    ConstitutionMove,
     Decline,
     Done,
     GrantPassage,
-    Propose,
     RevokePassage,
-    RiskMove,
-    Settle,
-    Transfer,
     Withdraw,
 )
-from domain.risk.state import EXCHANGE, RiskState
+from domain.risk.state import EXCHANGE, Proposal, RiskState
 from domain.turn import Turn
 
 GIFT_MONEY = 50
@@ -81,13 +67,13 @@ def current(state: RiskState) -> list[int]:
     return sorted(seats)
 
 
-def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
+def legal_moves(state: RiskState, seat: int) -> list[ConstitutionMove]:
     """Answers to the proposals addressed to ``seat``; unless done: withdrawing its own
     proposals, declaring done, settling with an equal split, granting or revoking passage
     to each other player and two small canonical deals with each (50 kopecks; 1 unit from
     its territory with the most units). Any other deal or settlement is legal too, but
     not listed."""
-    out: list[RiskMove] = []
+    out: list[ConstitutionMove] = []
     for proposal in state.proposals:
         if seat in proposal["to"] and seat not in proposal["accepted"]:
             out += [Accept(proposal["id"]), Decline(proposal["id"])]
@@ -117,7 +103,7 @@ def _equal_settlement(state: RiskState) -> Settle:
     return Settle(tuple(sorted(shares.items())))
 
 
-def decide(turn: Turn[RiskState], seat: int, move: RiskMove, rng: RandomStream) -> None:
+def decide(turn: Turn[RiskState], seat: int, move: object, rng: RandomStream) -> None:
     """The events of ``move`` by ``seat`` in the exchange session (docs/risk.md, "Exchange
     session"); ``IllegalMove`` if the rules do not allow it now. A seat that is done may
     only answer proposals addressed to it."""
@@ -137,12 +123,12 @@ def decide(turn: Turn[RiskState], seat: int, move: RiskMove, rng: RandomStream) 
     _close_if_over(turn)
 
 
-def _act(turn: Turn[RiskState], seat: int, move: RiskMove) -> None:
+def _act(turn: Turn[RiskState], seat: int, move: object) -> None:
     """A move of a player who is not done yet."""
     state = turn.state
     match move:
         case Withdraw(number):
-            if _proposal(state, number)["by"] != seat:
+            if find_proposal(state, number)["by"] != seat:
                 raise IllegalMove("not-your-proposal", f"Proposal {number} is not yours.")
             turn.emit(DEAL_WITHDRAWN({"id": number}))
         case Propose(to, transfers):
@@ -166,15 +152,17 @@ def _act(turn: Turn[RiskState], seat: int, move: RiskMove) -> None:
             turn.emit(EXCHANGE_DONE({"seat": seat}))
 
 
-def _proposal(state: RiskState, number: int) -> dict[str, Any]:
+def find_proposal(state: RiskState, number: int) -> Proposal:
+    """The open proposal ``number`` (docs/risk.md, "Exchange session"); raises
+    ``IllegalMove`` when none is open."""
     for proposal in state.proposals:
         if proposal["id"] == number:
             return proposal
     raise IllegalMove("no-such-proposal", f"No proposal {number} is open.")
 
 
-def _proposal_to(state: RiskState, seat: int, number: int) -> dict[str, Any]:
-    proposal = _proposal(state, number)
+def _proposal_to(state: RiskState, seat: int, number: int) -> Proposal:
+    proposal = find_proposal(state, number)
     if seat not in proposal["to"]:
         raise IllegalMove("not-addressed", f"Proposal {number} is not addressed to you.")
     return proposal
@@ -188,7 +176,7 @@ def _accept(turn: Turn[RiskState], seat: int, number: int) -> None:
     if seat in proposal["accepted"]:
         raise IllegalMove("already-accepted", f"You have accepted proposal {number} already.")
     turn.emit(DEAL_ACCEPTED({"id": number, "seat": seat}))
-    proposal = _proposal(turn.state, number)
+    proposal = find_proposal(turn.state, number)
     if set(proposal["accepted"]) != set(proposal["to"]):
         return
     if proposal["kind"] == "settlement":
@@ -238,81 +226,3 @@ def _close_if_over(turn: Turn[RiskState]) -> None:
     if all(s in state.done for s in state.active()):
         turn.emit(EXCHANGE_SESSION_CLOSED({"round": state.round}))
         rounds.start_round(turn, state.round + 1)
-
-
-def exchange_session_opened(state: RiskState, data: ExchangeSessionOpened) -> None:
-    """docs/risk.md, "Exchange session": the session opens with no proposal and nobody done."""
-    del data
-    state.phase = EXCHANGE
-    state.done = []
-    state.proposals = []
-
-
-def deal_proposed(state: RiskState, data: DealProposed) -> None:
-    """docs/risk.md, "Exchange session": the deal waits for its addressees' answers."""
-    state.proposals.append(
-        {
-            "id": data["id"],
-            "by": data["by"],
-            "kind": "deal",
-            "to": list(data["to"]),
-            "accepted": [],
-            "transfers": copy_json(data["transfers"]),
-        }
-    )
-    state.next_proposal = data["id"] + 1
-
-
-def settlement_proposed(state: RiskState, data: SettlementProposed) -> None:
-    """docs/risk.md, "End of the game": the settlement waits for every other player's answer."""
-    state.proposals.append(
-        {
-            "id": data["id"],
-            "by": data["by"],
-            "kind": "settlement",
-            "to": list(data["to"]),
-            "accepted": [],
-            "shares": dict(data["shares"]),
-        }
-    )
-    state.next_proposal = data["id"] + 1
-
-
-def deal_accepted(state: RiskState, data: DealAccepted) -> None:
-    """docs/risk.md, "Exchange session": one more addressee has accepted."""
-    _proposal(state, data["id"])["accepted"].append(data["seat"])
-
-
-def _remove(state: RiskState, number: int) -> None:
-    state.proposals = [p for p in state.proposals if p["id"] != number]
-
-
-def deal_executed(state: RiskState, data: DealExecuted) -> None:
-    """docs/risk.md, "Exchange session": the deal is carried out and closed."""
-    deals.execute(state, data["transfers"])
-    _remove(state, data["id"])
-
-
-def deal_failed(state: RiskState, data: DealFailed) -> None:
-    """docs/risk.md, "Exchange session": a deal that cannot be carried out closes unchanged."""
-    _remove(state, data["id"])
-
-
-def deal_declined(state: RiskState, data: DealDeclined) -> None:
-    """docs/risk.md, "Exchange session": a declined proposal is closed."""
-    _remove(state, data["id"])
-
-
-def deal_withdrawn(state: RiskState, data: DealWithdrawn) -> None:
-    """docs/risk.md, "Exchange session": a withdrawn proposal is closed."""
-    _remove(state, data["id"])
-
-
-def exchange_done(state: RiskState, data: ExchangeDone) -> None:
-    """docs/risk.md, "Exchange session": the seat is done for this session."""
-    state.done.append(data["seat"])
-
-
-def exchange_session_closed(state: RiskState, data: ExchangeSessionClosed) -> None:
-    """The session's record closes; the next ``RoundStarted`` resets it."""
-    del state, data

@@ -17,8 +17,6 @@ Events: ``InvasionStarted``, ``DiceRolled``, ``BattleResolved``, ``TerritoryCapt
 
 from __future__ import annotations
 
-from typing import Any
-
 from domain.protocol import IllegalMove
 from domain.randomness import RandomStream
 from domain.risk import cards, dice, rounds
@@ -28,15 +26,10 @@ from domain.risk.constitution.events import (
     INVASION_STARTED,
     INVASION_STOPPED,
     TERRITORY_CAPTURED,
-    BattleResolved,
-    DiceRolled,
-    InvasionStarted,
-    InvasionStopped,
-    TerritoryCaptured,
 )
+from domain.risk.constitution.moves import ConstitutionMove, EndInvasions, Fight, Invade, Roll, Stop
 from domain.risk.constitution.reinforcement import start_reinforcement
-from domain.risk.moves import EndInvasions, Fight, Invade, RiskMove, Roll, Stop
-from domain.risk.state import INVASION, RiskState
+from domain.risk.state import INVASION, OpenInvasion, RiskState
 from domain.risk.worldmap import WORLD_MAP
 from domain.turn import Turn
 
@@ -65,7 +58,7 @@ def refusal(state: RiskState, seat: int, source: str, target: str) -> IllegalMov
     return None
 
 
-def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
+def legal_moves(state: RiskState, seat: int) -> list[ConstitutionMove]:
     """Without an open invasion every allowed ``Invade`` (sources in map order, targets in
     the map's border order) and ``EndInvasions``; with one ``Roll``, ``Fight`` and ``Stop``
     (docs/risk.md, "Invasion phase")."""
@@ -73,7 +66,7 @@ def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
         return []
     if state.invasion is not None:
         return [Roll(), Fight(), Stop()]
-    moves: list[RiskMove] = [
+    moves: list[ConstitutionMove] = [
         Invade(source, target)
         for source in state.territories_of(seat)
         for target in WORLD_MAP.territory(source).neighbours
@@ -82,7 +75,7 @@ def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
     return [*moves, EndInvasions()]
 
 
-def decide(turn: Turn[RiskState], seat: int, move: RiskMove, rng: RandomStream) -> None:
+def decide(turn: Turn[RiskState], seat: int, move: object, rng: RandomStream) -> None:
     """The events of ``seat``'s invasion-phase move (docs/risk.md, "Invasion phase");
     ``IllegalMove`` when it is not allowed now."""
     state = turn.state
@@ -101,7 +94,7 @@ def decide(turn: Turn[RiskState], seat: int, move: RiskMove, rng: RandomStream) 
         raise IllegalMove("wrong-phase", "That move is not allowed in the invasion phase.")
 
 
-def _open(state: RiskState) -> dict[str, Any]:
+def _open(state: RiskState) -> OpenInvasion:
     if state.invasion is None:
         raise IllegalMove("no-open-invasion", "There is no open invasion.")
     return state.invasion
@@ -170,7 +163,7 @@ def _battle(turn: Turn[RiskState], seat: int, rng: RandomStream, until_resolved:
 
 
 def _after_battle(
-    turn: Turn[RiskState], seat: int, rng: RandomStream, invasion: dict[str, Any]
+    turn: Turn[RiskState], seat: int, rng: RandomStream, invasion: OpenInvasion
 ) -> None:
     """A territory left without units is captured (seed 003 Art. 10); a source left with
     one unit cannot fight on, so the invasion ends; otherwise it stays open."""
@@ -180,7 +173,7 @@ def _after_battle(
         _stopped(turn, seat, invasion, "exhausted")
 
 
-def _stopped(turn: Turn[RiskState], seat: int, invasion: dict[str, Any], reason: str) -> None:
+def _stopped(turn: Turn[RiskState], seat: int, invasion: OpenInvasion, reason: str) -> None:
     """The invasion ends without capture; it may not be resumed (seed 003 Art. 10)."""
     turn.emit(
         INVASION_STOPPED(
@@ -189,7 +182,7 @@ def _stopped(turn: Turn[RiskState], seat: int, invasion: dict[str, Any], reason:
     )
 
 
-def _capture(turn: Turn[RiskState], seat: int, rng: RandomStream, invasion: dict[str, Any]) -> None:
+def _capture(turn: Turn[RiskState], seat: int, rng: RandomStream, invasion: OpenInvasion) -> None:
     """Capture (docs/risk.md, "Invasion phase"): exactly 1 unit moves in, a trophy card is drawn; a
     player left without territory is out and their cards go to the conqueror (**decision**);
     a player holding every territory wins the fund (docs/risk.md, "End of the game")."""
@@ -213,50 +206,3 @@ def end_invasions(turn: Turn[RiskState]) -> None:
     if turn.state.invasion is not None:
         raise IllegalMove("invasion-open", "Finish or stop the open invasion first.")
     start_reinforcement(turn)
-
-
-def invasion_started(state: RiskState, data: InvasionStarted) -> None:
-    """docs/risk.md, "Invasion phase": the source launches its one invasion of the turn."""
-    state.launched.append(data["from"])
-    state.invasion = {
-        "from": data["from"],
-        "to": data["to"],
-        "attackers": 0,
-        "defenders": 0,
-        "lost": [0, 0],
-    }
-
-
-def dice_rolled(state: RiskState, data: DiceRolled) -> None:
-    """docs/risk.md, "A battle": the losses of one roll; the engaged units still alive."""
-    a_loss, d_loss = data["attacker_losses"], data["defender_losses"]
-    state.units[data["from"]] -= a_loss
-    state.units[data["to"]] -= d_loss
-    state.units_lost += a_loss + d_loss
-    if state.invasion is not None:
-        state.invasion["attackers"] = data["attackers"] - a_loss
-        state.invasion["defenders"] = data["defenders"] - d_loss
-        lost = state.invasion.get("lost", [0, 0])
-        state.invasion["lost"] = [lost[0] + a_loss, lost[1] + d_loss]
-
-
-def battle_resolved(state: RiskState, data: BattleResolved) -> None:
-    """docs/risk.md, "A battle": the next battle of the invasion engages units afresh."""
-    del data
-    if state.invasion is not None:
-        state.invasion.update({"attackers": 0, "defenders": 0, "lost": [0, 0]})
-
-
-def territory_captured(state: RiskState, data: TerritoryCaptured) -> None:
-    """docs/risk.md, "Invasion phase": exactly one unit moves in; the invasion is over."""
-    state.units[data["from"]] -= 1
-    state.units[data["to"]] += 1
-    state.owner[data["to"]] = data["seat"]
-    state.captured.append(data["to"])
-    state.invasion = None
-
-
-def invasion_stopped(state: RiskState, data: InvasionStopped) -> None:
-    """docs/risk.md, "Invasion phase": the invasion ends without capture."""
-    del data
-    state.invasion = None

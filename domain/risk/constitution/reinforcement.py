@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from domain.protocol import IllegalMove
 from domain.randomness import RandomStream
-from domain.risk import cards, rounds
+from domain.risk import rounds
+from domain.risk.common_moves import EndTurn, Place, Trade
 from domain.risk.constitution import exchange, golden_horse
 from domain.risk.constitution.corridor import reachable, route
 from domain.risk.constitution.events import (
@@ -22,14 +23,9 @@ from domain.risk.constitution.events import (
     REINFORCEMENTS_RECEIVED,
     UNITS_BOUGHT,
     UNITS_MOVED,
-    CardsTraded,
-    ReinforcementsReceived,
-    UnitsBought,
-    UnitsMoved,
 )
-from domain.risk.events import TURN_ENDED
-from domain.risk.moves import Buy, EndTurn, Move, Place, RiskMove, Trade
-from domain.risk.state import REINFORCEMENT, RiskState
+from domain.risk.constitution.moves import Buy, ConstitutionMove, Move
+from domain.risk.state import RiskState
 from domain.risk.worldmap import WORLD_MAP
 from domain.turn import Turn
 
@@ -63,12 +59,12 @@ def movable(state: RiskState, territory: str) -> int:
     return state.units[territory] - 1 - state.moved.get(territory, 0)
 
 
-def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
+def legal_moves(state: RiskState, seat: int) -> list[ConstitutionMove]:
     """Every trade of a set, every affordable purchase (from the buying round on), placing 1
     or the whole reserve on each own territory, moving 1 or every movable unit along each
     route, and ending the turn once the reserve is placed (docs/risk.md, "Reinforcement phase").
     Splitting a placement or moving other amounts is legal too, but not listed."""
-    out: list[RiskMove] = [Trade(s) for s in golden_horse.sets_in(state.hands[seat])]
+    out: list[ConstitutionMove] = [Trade(s) for s in golden_horse.sets_in(state.hands[seat])]
     if state.round >= state.options["buy_from_round"]:
         affordable = state.purse[seat] // state.options["unit_price"]
         out.extend(Buy(n) for n in range(1, affordable + 1))
@@ -88,7 +84,7 @@ def legal_moves(state: RiskState, seat: int) -> list[RiskMove]:
     return out
 
 
-def decide(turn: Turn[RiskState], seat: int, move: RiskMove, rng: RandomStream) -> None:
+def decide(turn: Turn[RiskState], seat: int, move: object, rng: RandomStream) -> None:
     """The events of ``move`` by the current player in the reinforcement phase (docs/risk.md,
     "Reinforcement phase"); ``IllegalMove`` if the rules do not allow it now."""
     del rng  # nothing in this phase is random
@@ -185,7 +181,7 @@ def _end_turn(turn: Turn[RiskState], seat: int) -> None:
         raise IllegalMove(
             "reserve-not-placed", f"Place your {state.reserve[seat]} reserve units first."
         )
-    turn.emit(TURN_ENDED({"seat": seat}))
+    rounds.end_turn(turn, seat)
     after = turn.state
     later = after.order[after.order.index(seat) + 1 :]
     following = [s for s in later if s not in after.eliminated]
@@ -193,36 +189,3 @@ def _end_turn(turn: Turn[RiskState], seat: int) -> None:
         rounds.start_turn(turn, following[0])
     else:
         exchange.open_session(turn)
-
-
-def reinforcements_received(state: RiskState, data: ReinforcementsReceived) -> None:
-    """docs/risk.md, "Reinforcement phase": the reserve grows; units from deals were already
-    in play (in ``incoming``)."""
-    seat = data["seat"]
-    state.phase = REINFORCEMENT
-    state.reserve[seat] += data["total"]
-    state.units_in += data["total"] - data["deals"]
-    state.incoming[seat] = 0
-
-
-def cards_traded(state: RiskState, data: CardsTraded) -> None:
-    """docs/risk.md, "Reinforcement phase" item 2: the set turned in, the horse moved on."""
-    cards.turn_in(state, data["seat"], data["cards"], data["bonus"])
-    state.horse = data["horse"]
-
-
-def units_bought(state: RiskState, data: UnitsBought) -> None:
-    """docs/risk.md, "Money": the price goes from the purse into the prize fund."""
-    seat = data["seat"]
-    state.purse[seat] -= data["cost"]
-    state.fund += data["cost"]
-    state.reserve[seat] += data["units"]
-    state.units_in += data["units"]
-
-
-def units_moved(state: RiskState, data: UnitsMoved) -> None:
-    """docs/risk.md, "Moving units": a moved unit moves at most once per turn."""
-    n = data["units"]
-    state.units[data["from"]] -= n
-    state.units[data["to"]] += n
-    state.moved[data["to"]] = state.moved.get(data["to"], 0) + n
