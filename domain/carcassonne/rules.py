@@ -27,7 +27,6 @@ from domain.carcassonne.options import (
     OPTIONS_INFO,
     CarcassonneOptions,
     configure,
-    has_expansion,
     is_scenario,
     normalise_options,
 )
@@ -79,8 +78,10 @@ class CarcassonneRules(RulesBase[CarcassonneState, Move]):
 
     def normalise_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """The options fixed (:func:`domain.carcassonne.options.normalise_options`): the
-        farmer variant, the two-tile city value and, for a scenario, the stack."""
-        return normalise_options(options)
+        farmer variant, the two-tile city value and, for a scenario, the stack (built and
+        checked as :class:`~domain.carcassonne.options.CarcassonneOptions`; the protocol names
+        a plain dict)."""
+        return cast(dict[str, Any], normalise_options(options))
 
     def is_scenario(self, options: Mapping[str, Any]) -> bool:
         """True when normalised ``options`` give a ``stack``: a scenario game, which the
@@ -93,13 +94,13 @@ class CarcassonneRules(RulesBase[CarcassonneState, Move]):
         each player's tokens (:func:`domain.carcassonne.options.configure`). A scenario's
         listed tiles are drawn first; with ``stack-only`` they are the whole stack
         (docs/carcassonne.md, "Scenario games")."""
-        fixed = self.normalise_options(options)
-        most = MAX_PLAYERS if has_expansion(fixed) else self.max_players
-        if type(players) is not int or not self.min_players <= players <= most:
+        fixed = normalise_options(options)
+        seats = self.seats_for(fixed)
+        if type(players) is not int or not seats.min_players <= players <= seats.max_players:
             raise InvalidOptions(
                 "invalid-player-count",
-                f"Carcassonne is played by {self.min_players} to {most} players"
-                + (" with the expansion." if most == MAX_PLAYERS else "."),
+                f"Carcassonne is played by {seats.min_players} to {seats.max_players} players"
+                + (" with the expansion." if seats.options else "."),
             )
         if fixed.get("first_player", 0) >= players:
             raise InvalidOptions(
@@ -108,6 +109,15 @@ class CarcassonneRules(RulesBase[CarcassonneState, Move]):
         state = new_state(players, fixed["farmers"], fixed["small-city-points"])
         configure(state, fixed)
         return state
+
+    def seats_for(self, fixed: Mapping[str, Any]) -> PlayerRange:
+        """The player range of the normalised options: the last of :attr:`player_ranges`
+        whose options they all have (the base game's, or the expansion's)."""
+        found = self.player_ranges[0]
+        for seats in self.player_ranges:
+            if all(fixed.get(key) == value for key, value in seats.options.items()):
+                found = seats
+        return found
 
     def open(self, turn: Turn[CarcassonneState], rng: RandomStream) -> None:
         """The first player draws the first tile (``TileDrawn``). Unless an option fixed
@@ -212,9 +222,10 @@ class CarcassonneRules(RulesBase[CarcassonneState, Move]):
     # -- reading --------------------------------------------------------------------
 
     def view(self, state: CarcassonneState, viewer: Viewer) -> dict[str, Any]:
-        """The table (:mod:`domain.carcassonne.view`); no viewer sees a stack order, for
-        none exists."""
-        return view(state, viewer)
+        """The table (:mod:`domain.carcassonne.view`, built and checked as
+        :class:`~domain.carcassonne.view.CarcassonneView`; the protocol names a plain dict);
+        no viewer sees a stack order, for none exists."""
+        return cast(dict[str, Any], view(state, viewer))
 
     def outcome(self, state: CarcassonneState) -> Outcome | None:
         """Scores, ranks and winners once ``GameEnded`` was recorded."""

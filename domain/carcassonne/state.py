@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from domain.carcassonne.decisions import Bazaar, Decision
 from domain.carcassonne.tiles import BASE_COUNTS
 from domain.jsonvalue import copy_json
 
@@ -169,20 +170,13 @@ class CarcassonneState:
     0 N-S / 1 W-E as on the table); the history the recount replays."""
     sites: list[Castle] = field(default_factory=list)
     """With the expansion: every castle built, in order (rules, "Castles")."""
-    pending: dict[str, Any] | None = None
-    """A castle decision the game waits for (JSON-safe; ``CastleOffered`` /
-    ``FiefOffered``): ``kind`` (``"castle"`` or ``"fief"``), ``player`` (who decides),
-    ``at`` (the city or castle) and, for a fief, ``options``."""
+    pending: Decision | None = None
+    """A castle decision the game waits for (JSON-safe; :class:`Decision`)."""
     fief_log: list[tuple[int, int, int, str]] = field(default_factory=list)
     """Every fief choice made: (tiles placed, x, y, segment of the chosen feature); the
     history the recount replays."""
-    bazaar: dict[str, Any] | None = None
-    """A bazaar under way (expansion, rules "Bazaars"; JSON-safe; see
-    :mod:`domain.carcassonne.expansion.bazaars.auction`): ``active`` (who placed the
-    bazaar), ``variant``, ``stage`` (``"auction"`` or ``"play"``), ``tiles`` (revealed,
-    nobody's yet), ``won`` (per seat its tile or null),
-    ``auctioneer``, ``lot``, ``bid``, ``bidder``, ``queue`` (seats still to answer) and
-    ``turns`` (seats still to play their tile)."""
+    bazaar: Bazaar | None = None
+    """A bazaar under way (expansion, rules "Bazaars"; JSON-safe; :class:`Bazaar`)."""
     bazaar_variant: str = "auction"
     """Option ``bazaar``: ``"auction"`` or ``"no-auction"``."""
     payments: list[tuple[int, int, int]] = field(default_factory=list)

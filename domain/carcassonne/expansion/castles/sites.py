@@ -12,8 +12,8 @@ from typing import Final
 
 from domain.carcassonne.catalogue import CATALOGUE
 from domain.carcassonne.completion import value_of
+from domain.carcassonne.decisions import FiefOption
 from domain.carcassonne.events import Segment, Square
-from domain.carcassonne.expansion.castles.events import FiefOption
 from domain.carcassonne.grid import EAST, SOUTH, pos_of, xy
 from domain.carcassonne.scoring import ref
 from domain.carcassonne.state import NODE_BITS, CarcassonneState

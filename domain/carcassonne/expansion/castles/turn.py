@@ -14,6 +14,7 @@ far, so a decision is resumed from the state alone (docs/carcassonne.md, "Castle
 from __future__ import annotations
 
 from domain.carcassonne.completion import scored_event, turn_features, value_of
+from domain.carcassonne.decisions import FiefOption
 from domain.carcassonne.events import Segment
 from domain.carcassonne.expansion.castles.events import (
     CASTLE_BUILT,
@@ -22,7 +23,6 @@ from domain.carcassonne.expansion.castles.events import (
     CASTLE_SCORED,
     CASTLE_VACATED,
     FIEF_OFFERED,
-    FiefOption,
 )
 from domain.carcassonne.expansion.castles.moves import CastleChoice, FiefChoice
 from domain.carcassonne.expansion.castles.sites import (
