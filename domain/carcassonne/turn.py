@@ -13,14 +13,16 @@ that fits nowhere is discarded (``TileDiscarded``) and the same player draws aga
 from __future__ import annotations
 
 from domain.carcassonne.board import Group, analyse
-from domain.carcassonne.completion import scored_event, turn_features
+from domain.carcassonne.completion import Completion, completions
 from domain.carcassonne.events import (
+    FEATURE_SCORED,
     FOLLOWER_DEPLOYED,
     GAME_ENDED,
     TILE_DISCARDED,
     TILE_DRAWN,
     TILE_PLACED,
     Breakdown,
+    Segment,
     TilePlaced,
 )
 from domain.carcassonne.expansion.bazaars.turn import bazaar_turns, bid, opening
@@ -31,12 +33,17 @@ from domain.carcassonne.expansion.castles.turn import answer, resolve, vacated_e
 from domain.carcassonne.farms import farm_events
 from domain.carcassonne.grid import pos_of, xy
 from domain.carcassonne.moves import Place
+from domain.carcassonne.placement import has_placement_apart
 from domain.carcassonne.scoring import (
+    completed_value,
+    feature_scored,
     final_feature_events,
+    follower_refs,
     ranking,
+    ref,
 )
 from domain.carcassonne.stack import next_tile
-from domain.carcassonne.state import CarcassonneState
+from domain.carcassonne.state import NODE_BITS, CarcassonneState
 from domain.carcassonne.tiles import (
     ALL_FITS,
     AXES,
@@ -47,17 +54,25 @@ from domain.carcassonne.tiles import (
     TYPES,
 )
 from domain.errors import IllegalMove
+from domain.events import Event
 from domain.randomness import RandomStream
 from domain.turn import Turn
 
 
-def draw_tile(turn: Turn[CarcassonneState], player: int, rng: RandomStream) -> bool:
+def draw_tile(
+    turn: Turn[CarcassonneState], player: int, rng: RandomStream, placed: int = -1
+) -> bool:
     """``player`` draws (``TileDrawn``) until a tile can be placed — with the expansion
     maybe only with a bridge (rules, "Bridges") — each other one discarded
     (``TileDiscarded``); False when the stack ran out first. A scenario's listed tiles come
-    first, without random numbers (docs/carcassonne.md, "Scenario games"). Whether the tile
-    fits is read from ``turn.state``, the table after this turn's events."""
-    table = turn.state
+    first, without random numbers (docs/carcassonne.md, "Scenario games").
+
+    ``placed``: the square of the tile placed in this turn of the base game, whose events
+    take no tile from the stack: the stack is then read before the turn, and a drawn tile
+    that fits a square of the frontier away from ``placed`` (where the placement changed
+    nothing) fits after it too, without looking at the table after the turn; only otherwise
+    is ``turn.state`` read."""
+    table = turn.before if placed >= 0 else turn.state
     while any(table.stack):
         kind = next_tile(table.stack, table.script, rng)
         letter = TYPES[kind].letter
@@ -70,10 +85,12 @@ def draw_tile(turn: Turn[CarcassonneState], player: int, rng: RandomStream) -> b
             }
         )
         turn.emit(drawn)
+        if placed >= 0 and has_placement_apart(table.frontier, kind, placed):
+            return True
         if placeable(turn.state):
             return True
         turn.emit(TILE_DISCARDED({"player": player, "tile": letter}))
-        table = turn.state
+        table, placed = turn.state, -1
     return False
 
 
@@ -139,6 +156,8 @@ def play(
     }
     if kind != state.in_hand:
         placed["bridge"] = AXES[BRIDGE_AXIS[kind] ^ (turns & 1)]
+    expansion = state.expansion
+    scored = [] if expansion else completions(state, pos, orientation, groups)
     turn.emit(TILE_PLACED(placed))
     if segment >= 0:
         piece = TYPES[kind].segments[segment]
@@ -147,16 +166,16 @@ def play(
             {"player": player, "x": x, "y": y, "segment": piece.id, "role": role}
         )
         turn.emit(deployed)
-    if state.expansion:
+    if expansion:
         resolve(turn)
         if turn.state.pending is None:
             next_turn(turn, player, rng)
         return
-    for fid in turn_features(turn.state):
-        event = scored_event(turn.state, fid)
+    for done in scored:
+        event = _scored(state, done, pos, player, segment, kind=kind)
         if event is not None:
             turn.emit(event)
-    ordinary(turn, player, rng)
+    ordinary(turn, player, rng, placed=pos)
 
 
 def play_bridged(
@@ -205,12 +224,47 @@ def next_turn(turn: Turn[CarcassonneState], player: int, rng: RandomStream) -> N
     ordinary(turn, player, rng)
 
 
-def ordinary(turn: Turn[CarcassonneState], player: int, rng: RandomStream) -> None:
-    """The seat after ``player`` draws (:func:`draw_tile`); when the
+def ordinary(
+    turn: Turn[CarcassonneState], player: int, rng: RandomStream, placed: int = -1
+) -> None:
+    """The seat after ``player`` draws (:func:`draw_tile`; ``placed`` as there); when the
     stack runs out, the final scoring (:func:`end_game`)."""
     following = (player + 1) % turn.before.players
-    if not draw_tile(turn, following, rng):
+    if not draw_tile(turn, following, rng, placed):
         end_game(turn, rng.seed)
+
+
+def _scored(
+    state: CarcassonneState, done: Completion, pos: int, player: int, segment: int, *, kind: int
+) -> Event | None:
+    """``FeatureScored`` for a feature the placement on ``pos`` completes (foreseen on the
+    table before it, ``state``), with followers — the one deployed this turn included
+    (rules, "Scoring a completed feature"); else nothing."""
+    followers = follower_refs(state, done.followers)
+    if segment >= 0 and segment in done.segments:
+        x, y = xy(pos)
+        piece = TYPES[kind].segments[segment]
+        followers.append({"player": player, "x": x, "y": y, "segment": piece.id})
+        followers.sort(key=lambda f: (f["x"], f["y"]))
+    if not followers:
+        return None
+    new = done.ref >> NODE_BITS >= len(state.tiles)
+    return FEATURE_SCORED(
+        feature_scored(
+            kind=done.kind,
+            at=_new_ref(done.ref, pos, kind) if new else ref(state, done.ref),
+            tiles=done.tiles,
+            pennants=done.pennants,
+            points=completed_value(done.kind, done.tiles, done.pennants, state.small_city),
+            followers=followers,
+        )
+    )
+
+
+def _new_ref(node: int, pos: int, kind: int) -> Segment:
+    """A segment of the tile being placed on ``pos``, as events name it."""
+    x, y = xy(pos)
+    return {"x": x, "y": y, "segment": TYPES[kind].segments[node & 15].id}
 
 
 def end_game(turn: Turn[CarcassonneState], seed: str) -> None:
