@@ -31,8 +31,14 @@ from domain.carcassonne.options import (
     normalise_options,
 )
 from domain.carcassonne.placement import legal_placements
-from domain.carcassonne.snapshot import state_from_json, state_to_json
-from domain.carcassonne.state import OVER, PLAY, SETUP, CarcassonneState
+from domain.carcassonne.state import (
+    OVER,
+    PLAY,
+    SETUP,
+    CarcassonneState,
+    state_from_json,
+    state_to_json,
+)
 from domain.carcassonne.turn import answer_castle, auction, draw_tile, play, play_bridged
 from domain.carcassonne.view import CarcassonneView, acting, outcome, summary, view
 from domain.protocol import (
@@ -212,7 +218,8 @@ class CarcassonneRules(RulesBase[CarcassonneState, Move]):
         return state.clone()
 
     def state_to_json(self, state: CarcassonneState) -> dict[str, Any]:
-        """The whole state as JSON-safe primitives (:mod:`domain.carcassonne.snapshot`)."""
+        """The whole state as JSON-safe primitives
+        (:func:`domain.carcassonne.state.state_to_json`)."""
         return state_to_json(state)
 
     def state_from_json(self, data: dict[str, Any]) -> CarcassonneState:
