@@ -239,8 +239,9 @@ class CarcassonneRules(RulesBase[CarcassonneState, Move]):
         return outcome(state)
 
     def summary(self, state: CarcassonneState) -> dict[str, Any]:
-        """Scores, turn, tiles left and whether the game is over."""
-        return summary(state)
+        """Scores, turn, tiles left and whether the game is over (built as
+        :class:`~domain.carcassonne.view.SummaryView`; the protocol names a plain dict)."""
+        return cast(dict[str, Any], summary(state))
 
     def check_invariants(self, state: CarcassonneState) -> list[str]:
         """Conservation laws, and at the end the independent recount

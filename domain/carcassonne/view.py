@@ -6,7 +6,7 @@ is nothing hidden to redact: every viewer sees the same; docs/carcassonne.md, "V
 
 from __future__ import annotations
 
-from typing import Any, NotRequired
+from typing import NotRequired
 
 from typing_extensions import TypedDict
 
@@ -154,6 +154,16 @@ class CarcassonneView(TypedDict):
     castles: NotRequired[list[CastleView]]
     decision: NotRequired[DecisionView | None]
     bazaar: NotRequired[BazaarView | None]
+
+
+class SummaryView(TypedDict):
+    """The short public summary for lists (docs/carcassonne.md, "View")."""
+
+    scores: list[int]
+    turn: int
+    tiles_left: int
+    phase: str
+    finished: bool
 
 
 def _feature(state: CarcassonneState, first: int, feature: Feature) -> FeatureView:
@@ -367,7 +377,7 @@ def bazaar_view(bazaar: Bazaar | None) -> BazaarView | None:
     }
 
 
-def summary(state: CarcassonneState) -> dict[str, Any]:
+def summary(state: CarcassonneState) -> SummaryView:
     """``scores`` (per seat), ``turn``, ``tiles_left``, ``phase`` and ``finished``."""
     return {
         "scores": list(state.scores),
