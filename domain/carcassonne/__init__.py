@@ -3,15 +3,17 @@ GameLedger game (docs/carcassonne.md).
 
 :data:`CARCASSONNE` implements :class:`domain.protocol.Rules`. The rooms of a game package
 (docs/architecture.md): ``rules`` the protocol, ``options`` the options, ``state`` the
-state, ``events`` the base game's events, ``evolve`` their handlers and the catalogue
-``EVENTS``, ``moves`` the placement, ``every_move`` every move's JSON and notation, ``view``
-what is shown, ``invariants`` the conservation laws, ``bot`` the bot's policy. The game's own
-modules: ``catalogue`` the tile data, ``tiletypes``/``tiles`` tile types and rotated
-geometry, ``grid`` squares, ``board`` placing a tile and tracking features, ``placement``
-legal placements and follower spots, ``completion`` what a placement completes, ``scoring``
-values and the majority rule, ``farms`` the farmer variants, ``stack`` drawing on demand,
-``turn`` the events of a turn, ``snapshot`` the state's JSON form, ``recount`` (and
-``recount_castles``) the independent scorer. The expansion's parts are in
+state and its JSON form for snapshots, ``decisions`` the castle decision and the bazaar the
+state may wait on, ``events`` the base game's events, ``evolve`` their handlers and the
+catalogue ``EVENTS``, ``moves`` the placement, ``every_move`` the move union and every
+move's JSON and notation (apart from ``moves``, which the expansion's moves import),
+``view`` what is shown, ``invariants`` the conservation laws, ``bot`` the bot's policy. The
+game's own modules: ``catalogue`` the tile data, ``tiletypes``/``tiles`` tile types and
+rotated geometry, ``grid`` squares, ``board`` placing a tile and tracking features,
+``placement`` legal placements and follower spots, ``completion`` what a placement
+completes, ``scoring`` values and the majority rule, ``farms`` the farmer variants,
+``stack`` drawing on demand, ``turn`` the events of a turn, ``recount`` the independent
+scorer (its castles in ``expansion.castles.recount``). The expansion's parts are in
 :mod:`domain.carcassonne.expansion` (``bridges``, ``castles``, ``bazaars``).
 """
 

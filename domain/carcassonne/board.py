@@ -162,6 +162,23 @@ def surrounded(state: CarcassonneState, pos: int, extra: int = -1) -> int:
     return sum(1 for step in AROUND if pos + step in board or pos + step == extra)
 
 
+def open_ends(features: dict[int, Feature], segments: tuple[Segment, ...], group: Group) -> int:
+    """The road or city ends the feature a group of the new tile forms leaves open: those of
+    the features it joins and of its segments, less two per edge it meets a placed tile on
+    (0: complete; docs/carcassonne.md, "Scoring a completed feature"). Read on the table
+    before the tile: :func:`place_tile` sets it, and the turn foresees completions with it
+    (:mod:`domain.carcassonne.completion`)."""
+    ends = sum(features[f].open for f in group.features)
+    return ends + sum(segments[i].ends for i in group.segments) - 2 * group.matched
+
+
+def monastery_complete(state: CarcassonneState, square: int, extra: int = -1) -> bool:
+    """Whether the monastery on ``square`` is complete: the eight squares around it hold
+    tiles (``extra``: a square counted as filled, the tile being placed; docs/carcassonne.md,
+    "Scoring a completed feature"). :func:`place_tile` marks it, the turn foresees it."""
+    return surrounded(state, square, extra) == 8
+
+
 def place_tile(state: CarcassonneState, pos: int, kind: int, turns: int, player: int) -> None:
     """Put a tile on the table (``TilePlaced``; the start tile at setup): create its
     segments' features, merge the features they join (smaller into larger), count the
@@ -178,6 +195,8 @@ def place_tile(state: CarcassonneState, pos: int, kind: int, turns: int, player:
     feat = state.feat
     for group in groups:
         joined = group.features
+        edged = group.kind in (ROAD, CITY)
+        ends = open_ends(features, segments, group) if edged else 0
         if len(joined) == 1:
             fid = joined[0]
             feature = features[fid]
@@ -197,15 +216,14 @@ def place_tile(state: CarcassonneState, pos: int, kind: int, turns: int, player:
             segment = segments[index]
             feat[node] = fid
             feature.nodes.append(node)
-            feature.open += segment.ends
             feature.pennants += segment.pennants
             if segment.cities:
                 feature.cities += [k << NODE_BITS | city for city in segment.cities]
-        feature.open -= 2 * group.matched
         if group.kind != FIELD:
             feature.tiles.add(pos)
-        if group.kind in (ROAD, CITY):
-            feature.complete = feature.open == 0
+        if edged:
+            feature.open = ends
+            feature.complete = ends == 0
     _mark_monasteries(state, pos, TYPES[kind].monastery)
     _update_frontier(state, pos, orientation)
 
@@ -217,7 +235,6 @@ def _merge(state: CarcassonneState, into: Feature, fid: int, other: int) -> None
         feat[node] = fid
     into.nodes += gone.nodes
     into.tiles |= gone.tiles
-    into.open += gone.open
     into.pennants += gone.pennants
     into.followers += gone.followers
     into.cities += gone.cities
@@ -231,7 +248,7 @@ def _mark_monasteries(state: CarcassonneState, pos: int, own: int) -> None:
         return
     for square in (pos, *(pos + step for step in AROUND)):
         fid = monasteries.get(square)
-        if fid is not None and surrounded(state, square) == 8:
+        if fid is not None and monastery_complete(state, square):
             state.features[fid].complete = True
             del monasteries[square]
 

@@ -11,7 +11,7 @@ service records it as an analysis game (:func:`is_scenario`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final, Literal, NotRequired
+from typing import Any, Final, Literal, NotRequired, cast
 
 from typing_extensions import TypedDict
 
@@ -32,13 +32,22 @@ OPTIONAL: Final = (*SCENARIO_OPTIONS, "expansions", "bazaar", "first_player")
 """Options present in the normalised options only when given (a base game's stay as they were)."""
 
 
+Farmers = Literal["per-field", "per-city", "per-field-once"]
+"""The farmer variants (:data:`~domain.carcassonne.farms.VARIANTS`)."""
+SmallCityPoints = Literal[4, 2]
+"""The values of ``small-city-points`` (:data:`SMALL_CITY_POINTS`)."""
+ExpansionName = Literal["bridges-castles-bazaars"]
+"""The expansions (:data:`~domain.carcassonne.expansion.EXPANSIONS`)."""
+BazaarVariant = Literal["auction", "no-auction"]
+"""The values of ``bazaar`` (:data:`BAZAAR_VARIANTS`)."""
+
 CarcassonneOptions = TypedDict(
     "CarcassonneOptions",
     {
-        "farmers": Literal["per-field", "per-city", "per-field-once"],
-        "small-city-points": Literal[4, 2],
-        "expansions": NotRequired[list[Literal["bridges-castles-bazaars"]]],
-        "bazaar": NotRequired[Literal["auction", "no-auction"]],
+        "farmers": Farmers,
+        "small-city-points": SmallCityPoints,
+        "expansions": NotRequired[list[ExpansionName]],
+        "bazaar": NotRequired[BazaarVariant],
         "first_player": NotRequired[int],
         "stack": NotRequired[list[str]],
         "stack-only": NotRequired[bool],
@@ -135,7 +144,7 @@ def _stack(value: Any, limits: list[int]) -> list[str]:
     return list(value)
 
 
-def _expansions(value: Any) -> list[str]:
+def _expansions(value: Any) -> list[ExpansionName]:
     """The ``expansions`` option: a list of distinct expansion names; only
     ``bridges-castles-bazaars`` exists."""
     if not isinstance(value, list) or any(name not in EXPANSIONS for name in value):
@@ -145,7 +154,7 @@ def _expansions(value: Any) -> list[str]:
     return list(value)
 
 
-def normalise_options(options: Mapping[str, Any]) -> dict[str, Any]:
+def normalise_options(options: Mapping[str, Any]) -> CarcassonneOptions:
     """``farmers``: ``per-field`` (default), ``per-city`` or ``per-field-once``;
     ``small-city-points``: 4 (default) or 2 (rules, "Final scoring"); ``expansions``:
     ``["bridges-castles-bazaars"]`` or none; ``stack``: tile letters drawn first, in order;
@@ -164,14 +173,17 @@ def normalise_options(options: Mapping[str, Any]) -> dict[str, Any]:
     small = options.get("small-city-points", DEFAULT_OPTIONS["small-city-points"])
     if type(small) is not int or small not in SMALL_CITY_POINTS:
         raise _invalid("Option 'small-city-points' is 4 or 2.")
-    fixed: dict[str, Any] = {"farmers": farmers, "small-city-points": small}
+    fixed: CarcassonneOptions = {
+        "farmers": cast(Farmers, farmers),
+        "small-city-points": cast(SmallCityPoints, small),
+    }
     expansions = _expansions(options.get("expansions", []))
     if expansions:
         fixed["expansions"] = expansions
     if "bazaar" in options:
         if not expansions or options["bazaar"] not in BAZAAR_VARIANTS:
             raise _invalid('Option \'bazaar\' ("auction" or "no-auction") needs the expansion.')
-        fixed["bazaar"] = options["bazaar"]
+        fixed["bazaar"] = cast(BazaarVariant, options["bazaar"])
     if "first_player" in options:
         first = options["first_player"]
         if type(first) is not int or first < 0:

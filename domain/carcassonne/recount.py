@@ -15,9 +15,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from domain.carcassonne import recount_castles as book
 from domain.carcassonne.catalogue import CATALOGUE
-from domain.carcassonne.recount_castles import CastleBook, Done, pay_farms, settle
+from domain.carcassonne.expansion.castles import recount as book
+from domain.carcassonne.expansion.castles.recount import CastleBook, Done, pay_farms, settle
 
 _SIDES = "NESW"
 _HALVES = ("NNW", "NNE", "ENE", "ESE", "SSE", "SSW", "WSW", "WNW")

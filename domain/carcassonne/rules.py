@@ -27,13 +27,18 @@ from domain.carcassonne.options import (
     OPTIONS_INFO,
     CarcassonneOptions,
     configure,
-    has_expansion,
     is_scenario,
     normalise_options,
 )
 from domain.carcassonne.placement import legal_placements
-from domain.carcassonne.snapshot import state_from_json, state_to_json
-from domain.carcassonne.state import OVER, PLAY, SETUP, CarcassonneState
+from domain.carcassonne.state import (
+    OVER,
+    PLAY,
+    SETUP,
+    CarcassonneState,
+    state_from_json,
+    state_to_json,
+)
 from domain.carcassonne.turn import answer_castle, auction, draw_tile, play, play_bridged
 from domain.carcassonne.view import CarcassonneView, acting, outcome, summary, view
 from domain.protocol import (
@@ -79,8 +84,10 @@ class CarcassonneRules(RulesBase[CarcassonneState, Move]):
 
     def normalise_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """The options fixed (:func:`domain.carcassonne.options.normalise_options`): the
-        farmer variant, the two-tile city value and, for a scenario, the stack."""
-        return normalise_options(options)
+        farmer variant, the two-tile city value and, for a scenario, the stack (built and
+        checked as :class:`~domain.carcassonne.options.CarcassonneOptions`; the protocol names
+        a plain dict)."""
+        return cast(dict[str, Any], normalise_options(options))
 
     def is_scenario(self, options: Mapping[str, Any]) -> bool:
         """True when normalised ``options`` give a ``stack``: a scenario game, which the
@@ -93,13 +100,13 @@ class CarcassonneRules(RulesBase[CarcassonneState, Move]):
         each player's tokens (:func:`domain.carcassonne.options.configure`). A scenario's
         listed tiles are drawn first; with ``stack-only`` they are the whole stack
         (docs/carcassonne.md, "Scenario games")."""
-        fixed = self.normalise_options(options)
-        most = MAX_PLAYERS if has_expansion(fixed) else self.max_players
-        if type(players) is not int or not self.min_players <= players <= most:
+        fixed = normalise_options(options)
+        seats = self.seats_for(fixed)
+        if type(players) is not int or not seats.min_players <= players <= seats.max_players:
             raise InvalidOptions(
                 "invalid-player-count",
-                f"Carcassonne is played by {self.min_players} to {most} players"
-                + (" with the expansion." if most == MAX_PLAYERS else "."),
+                f"Carcassonne is played by {seats.min_players} to {seats.max_players} players"
+                + (" with the expansion." if seats.options else "."),
             )
         if fixed.get("first_player", 0) >= players:
             raise InvalidOptions(
@@ -108,6 +115,15 @@ class CarcassonneRules(RulesBase[CarcassonneState, Move]):
         state = new_state(players, fixed["farmers"], fixed["small-city-points"])
         configure(state, fixed)
         return state
+
+    def seats_for(self, fixed: Mapping[str, Any]) -> PlayerRange:
+        """The player range of the normalised options: the last of :attr:`player_ranges`
+        whose options they all have (the base game's, or the expansion's)."""
+        found = self.player_ranges[0]
+        for seats in self.player_ranges:
+            if all(fixed.get(key) == value for key, value in seats.options.items()):
+                found = seats
+        return found
 
     def open(self, turn: Turn[CarcassonneState], rng: RandomStream) -> None:
         """The first player draws the first tile (``TileDrawn``). Unless an option fixed
@@ -202,7 +218,8 @@ class CarcassonneRules(RulesBase[CarcassonneState, Move]):
         return state.clone()
 
     def state_to_json(self, state: CarcassonneState) -> dict[str, Any]:
-        """The whole state as JSON-safe primitives (:mod:`domain.carcassonne.snapshot`)."""
+        """The whole state as JSON-safe primitives
+        (:func:`domain.carcassonne.state.state_to_json`)."""
         return state_to_json(state)
 
     def state_from_json(self, data: dict[str, Any]) -> CarcassonneState:
@@ -212,17 +229,19 @@ class CarcassonneRules(RulesBase[CarcassonneState, Move]):
     # -- reading --------------------------------------------------------------------
 
     def view(self, state: CarcassonneState, viewer: Viewer) -> dict[str, Any]:
-        """The table (:mod:`domain.carcassonne.view`); no viewer sees a stack order, for
-        none exists."""
-        return view(state, viewer)
+        """The table (:mod:`domain.carcassonne.view`, built and checked as
+        :class:`~domain.carcassonne.view.CarcassonneView`; the protocol names a plain dict);
+        no viewer sees a stack order, for none exists."""
+        return cast(dict[str, Any], view(state, viewer))
 
     def outcome(self, state: CarcassonneState) -> Outcome | None:
         """Scores, ranks and winners once ``GameEnded`` was recorded."""
         return outcome(state)
 
     def summary(self, state: CarcassonneState) -> dict[str, Any]:
-        """Scores, turn, tiles left and whether the game is over."""
-        return summary(state)
+        """Scores, turn, tiles left and whether the game is over (built as
+        :class:`~domain.carcassonne.view.SummaryView`; the protocol names a plain dict)."""
+        return cast(dict[str, Any], summary(state))
 
     def check_invariants(self, state: CarcassonneState) -> list[str]:
         """Conservation laws, and at the end the independent recount

@@ -6,15 +6,15 @@ is nothing hidden to redact: every viewer sees the same; docs/carcassonne.md, "V
 
 from __future__ import annotations
 
-from typing import Any, NotRequired
+from typing import NotRequired
 
 from typing_extensions import TypedDict
 
 from domain.carcassonne.board import surrounded
+from domain.carcassonne.decisions import Bazaar, Decision, FiefOption
 from domain.carcassonne.events import Segment, Square
 from domain.carcassonne.expansion import EXPANSION
 from domain.carcassonne.expansion.bazaars.auction import deciding
-from domain.carcassonne.expansion.castles.events import FiefOption
 from domain.carcassonne.expansion.castles.sites import squares_json
 from domain.carcassonne.farms import CASTLE_POINTS, describe
 from domain.carcassonne.grid import xy
@@ -38,7 +38,6 @@ from domain.carcassonne.tiles import (
     ROTATIONS,
     TYPES,
 )
-from domain.jsonvalue import copy_json
 from domain.protocol import Outcome, Viewer
 
 
@@ -157,34 +156,69 @@ class CarcassonneView(TypedDict):
     bazaar: NotRequired[BazaarView | None]
 
 
-def _feature(state: CarcassonneState, first: int, feature: Feature) -> dict[str, Any]:
+class SummaryView(TypedDict):
+    """The short public summary for lists (docs/carcassonne.md, "View")."""
+
+    scores: list[int]
+    turn: int
+    tiles_left: int
+    phase: str
+    finished: bool
+
+
+def _feature(state: CarcassonneState, first: int, feature: Feature) -> FeatureView:
+    """One open feature as :class:`FeatureView`, its keys in the order shown: a field's
+    completed cities and value; a monastery's tiles; a road's or city's open ends and tiles
+    (a city's pennants too), then the value it would score at the end."""
+    kind = KIND_NAMES[feature.kind]
+    segments = [ref(state, node) for node in sorted(feature.nodes)]
     seats = sorted(state.followers[pos][0] for pos in feature.followers)
-    out: dict[str, Any] = {
-        "kind": KIND_NAMES[feature.kind],
-        "segments": [ref(state, node) for node in sorted(feature.nodes)],
-        "followers": seats,
-    }
     if feature.kind == FIELD:
         cities = {state.feat[node] for node in feature.cities}
         castles = {site.fid for site in state.sites}
         done = [c for c in cities if state.features[c].complete]
-        out["completed_cities"] = len(done)
         points = describe(state.farmers)["city_points"]
-        out["value"] = sum(CASTLE_POINTS if c in castles else points for c in done)
-        return out
+        value = sum(CASTLE_POINTS if c in castles else points for c in done)
+        return {
+            "kind": kind,
+            "segments": segments,
+            "followers": seats,
+            "completed_cities": len(done),
+            "value": value,
+        }
     if feature.kind == MONASTERY:
         tiles = 1 + surrounded(state, state.tiles[first >> NODE_BITS][0])
-    else:
-        tiles = len(feature.tiles)
-        out["open_ends"] = feature.open
-    out["tiles"] = tiles
+        value = incomplete_value(feature.kind, tiles, feature.pennants)
+        return {
+            "kind": kind,
+            "segments": segments,
+            "followers": seats,
+            "tiles": tiles,
+            "value": value,
+        }
+    tiles = len(feature.tiles)
+    value = incomplete_value(feature.kind, tiles, feature.pennants)
     if feature.kind == CITY:
-        out["pennants"] = feature.pennants
-    out["value"] = incomplete_value(feature.kind, tiles, feature.pennants)
-    return out
+        return {
+            "kind": kind,
+            "segments": segments,
+            "followers": seats,
+            "open_ends": feature.open,
+            "tiles": tiles,
+            "pennants": feature.pennants,
+            "value": value,
+        }
+    return {
+        "kind": kind,
+        "segments": segments,
+        "followers": seats,
+        "open_ends": feature.open,
+        "tiles": tiles,
+        "value": value,
+    }
 
 
-def open_features(state: CarcassonneState) -> list[dict[str, Any]]:
+def open_features(state: CarcassonneState) -> list[FeatureView]:
     """Every incomplete road, city and monastery, and every field with farmers, with its
     segments, the seats of its followers and what it would score at the end as it stands."""
     found = sorted(
@@ -195,14 +229,14 @@ def open_features(state: CarcassonneState) -> list[dict[str, Any]]:
     return [_feature(state, first, feature) for first, feature in found]
 
 
-def _board(state: CarcassonneState) -> list[dict[str, Any]]:
+def _board(state: CarcassonneState) -> list[TileView]:
     """Every tile; with the expansion also its ``bridge`` axis (``null``: none; its edges
     show the bridged field edges as road edges)."""
     bridges = {pos: AXES[axis] for _, pos, axis in state.bridge_log}
-    out = []
+    out: list[TileView] = []
     for pos, kind, turns, player in state.tiles:
         x, y = xy(pos)
-        tile = {
+        tile: TileView = {
             "x": x,
             "y": y,
             "tile": TYPES[kind].letter,
@@ -216,8 +250,9 @@ def _board(state: CarcassonneState) -> list[dict[str, Any]]:
     return out
 
 
-def _followers(state: CarcassonneState) -> list[dict[str, Any]]:
-    out = []
+def _followers(state: CarcassonneState) -> list[FollowerView]:
+    """Every follower on the table, by square."""
+    out: list[FollowerView] = []
     for pos, (player, segment) in sorted(state.followers.items()):
         x, y = xy(pos)
         piece = TYPES[state.tiles[state.board[pos]][1]].segments[segment]
@@ -227,26 +262,28 @@ def _followers(state: CarcassonneState) -> list[dict[str, Any]]:
     return out
 
 
-def _options(state: CarcassonneState) -> dict[str, Any]:
-    options: dict[str, Any] = {"farmers": state.farmers, "small-city-points": state.small_city}
+def _options(state: CarcassonneState) -> OptionsView:
+    """The options that shape the table."""
+    options: OptionsView = {"farmers": state.farmers, "small-city-points": state.small_city}
     if state.expansion:
         options["expansions"] = [EXPANSION]
     return options
 
 
-def _player(state: CarcassonneState, seat: int) -> dict[str, Any]:
+def _player(state: CarcassonneState, seat: int) -> PlayerView:
     """A seat's score and supply; with the expansion its bridge and castle tokens too."""
-    out = {"seat": seat, "score": state.scores[seat], "followers": state.supply[seat]}
+    out: PlayerView = {"seat": seat, "score": state.scores[seat], "followers": state.supply[seat]}
     if state.expansion:
-        out |= {"bridges": state.bridges[seat], "castles": state.castles[seat]}
+        out["bridges"] = state.bridges[seat]
+        out["castles"] = state.castles[seat]
     return out
 
 
-def view(state: CarcassonneState, viewer: Viewer) -> dict[str, Any]:
+def view(state: CarcassonneState, viewer: Viewer) -> CarcassonneView:
     """The table as JSON-ready data (docs/carcassonne.md, "View"). Every viewer sees the
     same, apart from the echoed ``viewer`` seat."""
     in_hand = TYPES[state.in_hand].letter if state.in_hand >= 0 else None
-    return {
+    out: CarcassonneView = {
         "game": "carcassonne",
         "options": _options(state),
         "phase": PHASE_NAMES[state.phase],
@@ -262,7 +299,12 @@ def view(state: CarcassonneState, viewer: Viewer) -> dict[str, Any]:
         "features": open_features(state),
         "players": [_player(state, seat) for seat in range(state.players)],
         "scores": list(state.scores),
-    } | (castles_view(state) if state.expansion else {})
+    }
+    if state.expansion:
+        out["castles"] = castles_view(state)
+        out["decision"] = decision_view(state.pending)
+        out["bazaar"] = bazaar_view(state.bazaar)
+    return out
 
 
 def acting(state: CarcassonneState) -> list[int]:
@@ -277,12 +319,11 @@ def acting(state: CarcassonneState) -> list[int]:
     return [state.current] if state.phase == PLAY else []
 
 
-def castles_view(state: CarcassonneState) -> dict[str, Any]:
-    """With the expansion: every castle (``at`` a segment of its city, ``player``,
-    ``tiles``, ``fief``, ``occupied``, ``points`` once it scored, else ``null``) and the
-    pending castle ``decision`` (``null`` when none): ``kind``, ``player``, ``at`` and the
-    fief ``options``."""
-    castles = [
+def castles_view(state: CarcassonneState) -> list[CastleView]:
+    """With the expansion: every castle, in the order built (``at`` a segment of its city,
+    ``player``, ``tiles``, ``fief``, ``occupied``, ``points`` once it scored, else
+    ``null``)."""
+    return [
         {
             "at": ref(state, site.node),
             "player": site.owner,
@@ -293,11 +334,50 @@ def castles_view(state: CarcassonneState) -> dict[str, Any]:
         }
         for site in state.sites
     ]
-    bazaar = None if state.bazaar is None else copy_json(state.bazaar)
-    return {"castles": castles, "decision": copy_json(state.pending), "bazaar": bazaar}
 
 
-def summary(state: CarcassonneState) -> dict[str, Any]:
+def decision_view(pending: Decision | None) -> DecisionView | None:
+    """The pending castle decision (``null`` when none): ``kind``, ``player``, ``at`` and,
+    for a fief, the ``options`` (a copy: the view never shares the state's data)."""
+    if pending is None:
+        return None
+    out: DecisionView = {
+        "kind": pending["kind"],
+        "player": pending["player"],
+        "at": pending["at"].copy(),
+    }
+    if "options" in pending:
+        out["options"] = [_option(option) for option in pending["options"]]
+    return out
+
+
+def _option(option: FiefOption) -> FiefOption:
+    """A copy of a fief option."""
+    copy = option.copy()
+    copy["at"] = option["at"].copy()
+    return copy
+
+
+def bazaar_view(bazaar: Bazaar | None) -> BazaarView | None:
+    """The bazaar under way (``null`` when none), copied field by field."""
+    if bazaar is None:
+        return None
+    return {
+        "active": bazaar["active"],
+        "variant": bazaar["variant"],
+        "stage": bazaar["stage"],
+        "tiles": list(bazaar["tiles"]),
+        "won": list(bazaar["won"]),
+        "auctioneer": bazaar["auctioneer"],
+        "lot": bazaar["lot"],
+        "bid": bazaar["bid"],
+        "bidder": bazaar["bidder"],
+        "queue": list(bazaar["queue"]),
+        "turns": list(bazaar["turns"]),
+    }
+
+
+def summary(state: CarcassonneState) -> SummaryView:
     """``scores`` (per seat), ``turn``, ``tiles_left``, ``phase`` and ``finished``."""
     return {
         "scores": list(state.scores),

@@ -1,11 +1,17 @@
 """A fixed script of games whose stored events and snapshots are compared byte for byte
 with the ones recorded before the aggregate moved onto the library's public API
-(tests/integration/test_stored_shape.py): ids, times, tokens and seeds are pinned."""
+(tests/integration/test_stored_shape.py): ids, times, tokens and seeds are pinned.
+
+The expected digests (stored_shape.json) were recorded by this script run against the code
+before issue 11 (commit da2bfe8; its modules on ``PYTHONPATH``): three Azul games, then a
+Carcassonne game with Bridges, Castles & Bazaars played to its end by seeded random moves
+(bridges laid, castles offered and built, bazaar auctions; docs/carcassonne.md)."""
 
 from __future__ import annotations
 
 import hashlib
 import itertools
+import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
@@ -22,6 +28,11 @@ from tests.helpers import Table
 
 GOLDEN = "stored_shape.json"
 ARBITER = "arbiter-token"
+CARCASSONNE_EXPANSION = "bridges-castles-bazaars"
+CARCASSONNE_SEED = "seed-carcassonne"
+CARCASSONNE_BOT = 22
+"""The seed of the random moves: a game that lays bridges, builds castles and holds
+bazaar auctions."""
 
 
 @contextmanager
@@ -47,9 +58,19 @@ def table(app: GameLedger, settings: dict[str, Any], seed: str) -> Table:
     return Table(app, game_id, tokens)
 
 
+def carcassonne(app: GameLedger) -> UUID:
+    """A three-seat Carcassonne game with Bridges, Castles & Bazaars, played to its end by
+    seeded random legal moves (its events typed since issue 11; docs/carcassonne.md)."""
+    options = {"expansions": [CARCASSONNE_EXPANSION]}
+    game_id = app.create_game("carcassonne", 3, options, seed=CARCASSONNE_SEED)
+    tokens = [app.join(game_id, f"player {n}", n).token for n in range(3)]
+    Table(app, game_id, tokens, random.Random(CARCASSONNE_BOT)).play_out()
+    return game_id
+
+
 def script(app: GameLedger) -> list[UUID]:
     """Consent (accepted and refused), free (at once and asked), an arbiter's undo, and a
-    game played to its end (past a snapshot)."""
+    game played to its end (past a snapshot); then a Carcassonne expansion game."""
     consent = table(app, {"undo": "consent"}, "seed-consent")
     for _ in range(5):
         consent.step()
@@ -77,7 +98,7 @@ def script(app: GameLedger) -> list[UUID]:
         tournament.step()
     app.arbiter_undo(tournament.game_id, ARBITER, 2, "a tile fell")
     tournament.step()
-    return [consent.game_id, free.game_id, tournament.game_id]
+    return [consent.game_id, free.game_id, tournament.game_id, carcassonne(app)]
 
 
 def stored(app: GameLedger, game_ids: list[UUID]) -> dict[str, Any]:

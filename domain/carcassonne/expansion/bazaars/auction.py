@@ -17,9 +17,10 @@ left picks a tile and plays it before the next seat picks; the active player get
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from domain.carcassonne.catalogue import CATALOGUE
+from domain.carcassonne.decisions import Bazaar
 from domain.carcassonne.expansion.bazaars.moves import MAX_BID, BazaarMove, Bid, Deal, Pass, Pick
 from domain.carcassonne.state import CarcassonneState
 from domain.carcassonne.tiles import TYPES
@@ -27,15 +28,13 @@ from domain.carcassonne.tiles import TYPES
 BAZAARS: Final = frozenset(str(tile["type"]) for tile in CATALOGUE if tile["bazaar"])
 """The letters of the bazaar tiles (BB1, BB3, BB5, BB6, BB9, BB10, BB11)."""
 
-Data = dict[str, Any]
-
 
 def is_bazaar(kind: int) -> bool:
     """Whether tile type ``kind`` (or its bridged variant) shows a bazaar."""
     return TYPES[kind].letter in BAZAARS
 
 
-def first_without(bazaar: Data, start: int) -> int:
+def first_without(bazaar: Bazaar, start: int) -> int:
     """The first seat clockwise from ``start`` (itself included) without a tile; -1."""
     won = bazaar["won"]
     for step in range(len(won)):
@@ -56,7 +55,7 @@ def deciding(state: CarcassonneState) -> int:
     return int(bazaar["auctioneer"])
 
 
-def offered(bazaar: Data) -> list[str]:
+def offered(bazaar: Bazaar) -> list[str]:
     """The revealed tiles nobody has yet, each type once, in the order revealed."""
     return list(dict.fromkeys(bazaar["tiles"]))
 

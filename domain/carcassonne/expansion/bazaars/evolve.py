@@ -5,8 +5,7 @@ auction under way is ``state.bazaar`` (:mod:`domain.carcassonne.expansion.bazaar
 
 from __future__ import annotations
 
-from typing import Any
-
+from domain.carcassonne.decisions import Bazaar
 from domain.carcassonne.expansion.bazaars.auction import first_without
 from domain.carcassonne.expansion.bazaars.events import (
     AuctionOpened,
@@ -32,7 +31,7 @@ def auction_opened(state: CarcassonneState, data: AuctionOpened) -> None:
             del state.script[0]
         state.stack[TYPE_INDEX[letter]] -= 1
     active = data["player"]
-    bazaar: dict[str, Any] = {
+    bazaar: Bazaar = {
         "active": active,
         "variant": data["variant"],
         "stage": "auction",
@@ -78,14 +77,14 @@ def _assign(state: CarcassonneState, seat: int, tile: str) -> None:
     bazaar["won"][seat] = tile
     bazaar["tiles"].remove(tile)
     if bazaar["variant"] == "no-auction":  # the seat plays its pick before the next picks
-        bazaar.update(stage="play", auctioneer=seat, turns=[seat])
+        bazaar.update({"stage": "play", "auctioneer": seat, "turns": [seat]})
         return
-    bazaar.update(lot=None, bid=0, bidder=-1, queue=[])
+    bazaar.update({"lot": None, "bid": 0, "bidder": -1, "queue": []})
     if bazaar["tiles"]:
         bazaar["auctioneer"] = first_without(bazaar, bazaar["auctioneer"] + 1)
         return
     n = state.players
-    bazaar.update(stage="play", auctioneer=-1)
+    bazaar.update({"stage": "play", "auctioneer": -1})
     bazaar["turns"] = [(bazaar["active"] + step) % n for step in range(1, n + 1)]
 
 
@@ -118,7 +117,7 @@ def pick_offered(state: CarcassonneState, data: PickOffered) -> None:
     picks next."""
     bazaar = state.bazaar
     assert bazaar is not None
-    bazaar.update(stage="auction", auctioneer=data["player"])
+    bazaar.update({"stage": "auction", "auctioneer": data["player"]})
 
 
 def bazaar_tile_taken(state: CarcassonneState, data: BazaarTileTaken) -> None:

@@ -80,6 +80,7 @@ def bazaar_turns(turn: Turn[CarcassonneState], rng: RandomStream, draw_tile: Dra
         else:
             seat = bazaar["turns"][0]
             letter = bazaar["won"][seat]
+            assert letter is not None  # a seat with a bazaar turn has won a tile
             turn.emit(BAZAAR_TILE_TAKEN({"player": seat, "tile": letter}))
             if placeable(turn.state):
                 return -1

@@ -7,6 +7,7 @@ from typing import Final
 
 from typing_extensions import TypedDict
 
+from domain.carcassonne.decisions import FiefOption
 from domain.carcassonne.events import Follower, Segment, Square
 from domain.events import EventKind
 
@@ -37,15 +38,6 @@ class CastleDeclined(TypedDict):
 
     player: int
     at: Segment
-
-
-class FiefOption(TypedDict):
-    """A feature a castle may score: a completed road, city or monastery in its fief, or a
-    castle that scored this turn (``"castle"``), and its full value."""
-
-    feature: str
-    at: Segment
-    points: int
 
 
 class FiefOffered(TypedDict):

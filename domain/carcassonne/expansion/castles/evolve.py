@@ -5,6 +5,7 @@ city feature it was (complete, its follower on it); the state lists it in ``site
 
 from __future__ import annotations
 
+from domain.carcassonne.decisions import FiefOption
 from domain.carcassonne.expansion.castles.events import (
     CastleBuilt,
     CastleDeclined,
@@ -19,9 +20,16 @@ from domain.carcassonne.state import NODE_BITS, CarcassonneState, Castle, stamp
 from domain.carcassonne.tiles import TYPES
 
 
+def _option(option: FiefOption) -> FiefOption:
+    """An independent copy of a fief option (the state never shares the event's data)."""
+    copy = option.copy()
+    copy["at"] = option["at"].copy()
+    return copy
+
+
 def castle_offered(state: CarcassonneState, data: CastleOffered) -> None:
     """``CastleOffered``: the city's owner must choose, castle or points."""
-    state.pending = {"kind": "castle", "player": data["player"], "at": dict(data["at"])}
+    state.pending = {"kind": "castle", "player": data["player"], "at": data["at"].copy()}
 
 
 def fief_offered(state: CarcassonneState, data: FiefOffered) -> None:
@@ -29,8 +37,8 @@ def fief_offered(state: CarcassonneState, data: FiefOffered) -> None:
     state.pending = {
         "kind": "fief",
         "player": data["player"],
-        "at": dict(data["castle"]),
-        "options": [dict(o, at=dict(o["at"])) for o in data["options"]],
+        "at": data["castle"].copy(),
+        "options": [_option(o) for o in data["options"]],
     }
 
 

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import Final
 
-from domain.carcassonne.board import surrounded
 from domain.carcassonne.catalogue import CATALOGUE
+from domain.carcassonne.completion import value_of
+from domain.carcassonne.decisions import FiefOption
 from domain.carcassonne.events import Segment, Square
-from domain.carcassonne.expansion.castles.events import FiefOption
-from domain.carcassonne.grid import AROUND, EAST, SOUTH, pos_of, xy
-from domain.carcassonne.scoring import completed_value, ref
+from domain.carcassonne.grid import EAST, SOUTH, pos_of, xy
+from domain.carcassonne.scoring import ref
 from domain.carcassonne.state import NODE_BITS, CarcassonneState
-from domain.carcassonne.tiles import CITY, KIND_NAMES, MONASTERY, ROAD, TYPES
+from domain.carcassonne.tiles import CITY, KIND_NAMES, MONASTERY, TYPES
 
 _BASES = {
     tile["type"]: frozenset(i for i, city in enumerate(tile["cities"]) if city["castle_base"])
@@ -49,34 +49,6 @@ def owner_if_castle(state: CarcassonneState, fid: int) -> int:
             return -1
     owner = state.followers[feature.followers[0]][0]
     return owner if state.castles[owner] > 0 else -1
-
-
-def turn_features(state: CarcassonneState) -> list[int]:
-    """The roads, cities and monasteries the last placed tile completed, in scoring order
-    (docs/carcassonne.md, "Scoring events"): its segments' roads and cities, its own
-    monastery, then the monasteries around it clockwise from the north."""
-    k = len(state.tiles) - 1
-    pos, kind, _, _ = state.tiles[k]
-    out: list[int] = []
-    for index, segment in enumerate(TYPES[kind].segments):
-        if segment.kind in (ROAD, CITY):
-            fid = state.feat[k << NODE_BITS | index]
-            if fid not in out and state.features[fid].complete:
-                out.append(fid)
-    for square in (pos, *(pos + step for step in AROUND)):
-        j = state.board.get(square)
-        own = -1 if j is None else TYPES[state.tiles[j][1]].monastery
-        if own >= 0 and surrounded(state, square) == 8:
-            assert j is not None
-            out.append(state.feat[j << NODE_BITS | own])
-    return out
-
-
-def value_of(state: CarcassonneState, fid: int) -> int:
-    """The full value of a completed road, city or monastery."""
-    feature = state.features[fid]
-    tiles = 9 if feature.kind == MONASTERY else len(feature.tiles)
-    return completed_value(feature.kind, tiles, feature.pennants, state.small_city)
 
 
 def in_fief(state: CarcassonneState, fid: int, fief: tuple[int, ...]) -> bool:

@@ -13,7 +13,9 @@ far, so a decision is resumed from the state alone (docs/carcassonne.md, "Castle
 
 from __future__ import annotations
 
-from domain.carcassonne.events import FEATURE_SCORED, Segment
+from domain.carcassonne.completion import scored_event, turn_features, value_of
+from domain.carcassonne.decisions import FiefOption
+from domain.carcassonne.events import Segment
 from domain.carcassonne.expansion.castles.events import (
     CASTLE_BUILT,
     CASTLE_DECLINED,
@@ -21,7 +23,6 @@ from domain.carcassonne.expansion.castles.events import (
     CASTLE_SCORED,
     CASTLE_VACATED,
     FIEF_OFFERED,
-    FiefOption,
 )
 from domain.carcassonne.expansion.castles.moves import CastleChoice, FiefChoice
 from domain.carcassonne.expansion.castles.sites import (
@@ -30,37 +31,17 @@ from domain.carcassonne.expansion.castles.sites import (
     owner_if_castle,
     site_of,
     squares_json,
-    turn_features,
-    value_of,
 )
 from domain.carcassonne.grid import pos_of
-from domain.carcassonne.scoring import feature_scored, follower_refs, ref
+from domain.carcassonne.scoring import follower_refs, ref
 from domain.carcassonne.state import NODE_BITS, CarcassonneState
-from domain.carcassonne.tiles import MONASTERY, TYPES
+from domain.carcassonne.tiles import TYPES
 from domain.errors import IllegalMove
 from domain.events import Event
 from domain.turn import Turn
 
 Choice = CastleChoice | FiefChoice
 """An answer to a castle decision."""
-
-
-def _score(state: CarcassonneState, fid: int) -> Event | None:
-    """``FeatureScored`` for the completed feature ``fid`` if it holds followers (rules,
-    "Scoring a completed feature")."""
-    feature = state.features[fid]
-    if not feature.followers:
-        return None
-    return FEATURE_SCORED(
-        feature_scored(
-            kind=feature.kind,
-            at=ref(state, min(feature.nodes)),
-            tiles=9 if feature.kind == MONASTERY else len(feature.tiles),
-            pennants=feature.pennants,
-            points=value_of(state, fid),
-            followers=follower_refs(state, feature.followers),
-        )
-    )
 
 
 def resolve(turn: Turn[CarcassonneState], after: int = -1) -> None:
@@ -83,7 +64,7 @@ def resolve(turn: Turn[CarcassonneState], after: int = -1) -> None:
             )
             turn.emit(offer)
             return
-        scored = _score(state, fid)
+        scored = scored_event(state, fid)
         if scored is not None:
             turn.emit(scored)
     triggers(turn)
@@ -184,7 +165,7 @@ def answer(turn: Turn[CarcassonneState], player: int, move: object) -> None:
             turn.emit(built)
         else:
             turn.emit(CASTLE_DECLINED({"player": player, "at": at}))
-            scored = _score(turn.state, fid)
+            scored = scored_event(turn.state, fid)
             if scored is not None:
                 turn.emit(scored)
         resolve(turn, fid)

@@ -1,9 +1,9 @@
-"""Castles for the independent recount (:mod:`domain.carcassonne.recount`;
-docs/carcassonne.md, "Castles"): which closed cities became castles and which
-feature a castle scored are read from the history (the players' decisions); everything
-else — that the city was two caps with one follower, the fief, which completed features
-lie in it, the chains, the values, the end of the game, the 4 points a castle gives a
-farm — is worked out again here from the recount's own board.
+"""Castles for the independent recount (:mod:`domain.carcassonne.recount`, which the
+invariants run at the end of a game; docs/carcassonne.md, "Castles"): which closed cities
+became castles and which feature a castle scored are read from the history (the players'
+decisions); everything else — that the city was two caps with one follower, the fief,
+which completed features lie in it, the chains, the values, the end of the game, the 4
+points a castle gives a farm — is worked out again here from the recount's own board.
 """
 
 from __future__ import annotations
