@@ -401,9 +401,10 @@ class Game(Aggregate):
 
     def arbiter_undo(self, keep_turns: int, reason: str) -> None:
         """The arbiter takes the game back to the end of turn ``keep_turns``
-        (:func:`domain.undo.arbiter_undo`); the reason is plain text
-        (:func:`domain.text.plain_text`)."""
-        reason = plain_text("reason", reason)
+        (:func:`domain.undo.arbiter_undo`, which refuses a blank reason); the reason is plain
+        text (:func:`domain.text.plain_text`)."""
+        if reason.strip():
+            reason = plain_text("reason", reason)
         decided = undo.arbiter_undo(self._undo_table(), keep_turns, reason)
         self._trigger(Game.TurnsUndone, **decided.data())
 
