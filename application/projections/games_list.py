@@ -16,6 +16,7 @@ from eventsourcing.persistence import Tracking
 
 from application.presenters import seats_of, status_of
 from application.projections.following import FollowingProjection, GameSource
+from application.projections.storable import storable
 from domain.game import Game
 
 STATUSES = ("waiting", "active", "finished")
@@ -91,7 +92,7 @@ def row_of(game: Game, last_activity: str) -> GameRow:
         game=game.game,
         status=status_of(game),
         players=game.players,
-        seats=seats_of(game),
+        seats=storable(seats_of(game)),
         current_players=game.rules.current_players(game.state) if game.started else [],
         analysis=game.analysis is not None,
         scores=[int(s) for s in summary.get("scores", [])],

@@ -17,6 +17,7 @@ from eventsourcing.persistence import Tracking
 
 from application.paging import check_page
 from application.projections.following import FollowingProjection, GameSource
+from application.projections.storable import storable
 from domain.game import Game
 from domain.protocol import Event, Viewer
 
@@ -149,8 +150,8 @@ class TurnsProjection(FollowingProjection):
                     seat,
                     start,
                     start,
-                    notation,
-                    summary_of(game, seat, notation),
+                    storable(notation),
+                    storable(summary_of(game, seat, notation)),
                     None,
                 )
             elif isinstance(stored, Game.Played):
