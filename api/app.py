@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, redirect, send_from_directory
+from flask import Flask, json, redirect, send_from_directory
 from flask_cors import CORS
 from swagger_ui_bundle import swagger_ui_path
 from werkzeug.wrappers import Response
@@ -59,7 +59,7 @@ def create_app(services: Services | None = None, *, follow: bool | None = None) 
         allow_headers=["Authorization", "Content-Type", "If-Match"],
         methods=["GET", "POST", "OPTIONS"],
     )
-    app.add_url_rule("/api/v1/health", "health", _health)
+    app.add_url_rule("/api/v1/health", "health", lambda: _health(services))
     app.add_url_rule(f"{SWAGGER_ASSETS}/<path:filename>", "swagger_assets", _swagger_asset)
     app.add_url_rule("/", "root", lambda: redirect("/api/v1/docs"))
     app.after_request(_vary_on_authorization)
@@ -68,9 +68,15 @@ def create_app(services: Services | None = None, *, follow: bool | None = None) 
     return app
 
 
-def _health() -> Response:
-    """Liveness: the process answers."""
-    return Response('{"status": "ok"}', mimetype="application/json")
+def _health(services: Services) -> Response:
+    """The process answers (200 ``ok``); a read model this process follows that cannot apply
+    its next notification makes it 503 ``degraded``, naming the read model, the notification,
+    the error and how long it has failed (docs/operations.md, "Health")."""
+    failures = services.failures()
+    if not failures:
+        return Response('{"status": "ok"}', mimetype="application/json")
+    body = {"status": "degraded", "read_models": [failure.to_json() for failure in failures]}
+    return Response(json.dumps(body), status=503, mimetype="application/json")
 
 
 def _swagger_asset(filename: str) -> Response:

@@ -16,7 +16,7 @@ from application.projections.games_list import GamesListProjection, GamesListVie
 from application.projections.turns import TurnsProjection, TurnsView
 from application.service import GameLedger
 from infrastructure.config import ConfigurationError, Settings
-from infrastructure.follower import LogFollower
+from infrastructure.follower import FollowerFailure, LogFollower
 from infrastructure.readmodels.postgres_games_list import PostgresGamesListView
 from infrastructure.readmodels.postgres_turns import PostgresTurnsView
 from infrastructure.readmodels.sqlite_games_list import SQLiteGamesListView
@@ -52,6 +52,14 @@ class Services:
         """The turn-index store."""
         view: TurnsView = self.read_models["turns"].view
         return view
+
+    def failures(self) -> list[FollowerFailure]:
+        """The read models this process follows that cannot apply their next notification."""
+        return [
+            model.follower.failure
+            for model in self.read_models.values()
+            if model.follower.failure is not None
+        ]
 
     def start_following(self) -> None:
         """Keep the read models up to date in background threads."""

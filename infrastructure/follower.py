@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from eventsourcing.application import Application
@@ -37,6 +38,33 @@ class FollowedProjection(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class FollowerFailure:
+    """Why a read model stopped moving (docs/operations.md, "Health"): the notification it
+    could not apply (the one after its position), the error, since when, how many tries."""
+
+    read_model: str
+    notification_id: int
+    error: str
+    since: float
+    attempts: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The failure as JSON-ready primitives."""
+        return {
+            "read_model": self.read_model,
+            "notification_id": self.notification_id,
+            "error": self.error,
+            "since": self.since,
+            "attempts": self.attempts,
+        }
+
+
+RETRY_FIRST = 1.0
+RETRY_MOST = 30.0
+"""A failed batch is tried again after 1 s, then twice as long each time, up to 30 s."""
+
+
 class LogFollower:
     """Keeps one projection up to date with one application's event log."""
 
@@ -53,6 +81,8 @@ class LogFollower:
         self.interval = interval
         self.batch = batch
         self.errors = 0
+        self.failure: FollowerFailure | None = None
+        """Set while the follower cannot apply the next notification; cleared once it can."""
         self._stop = threading.Event()
         self._progress = threading.Condition()
         self._thread: threading.Thread | None = None
@@ -118,14 +148,34 @@ class LogFollower:
         while not self._stop.is_set():
             try:
                 self.catch_up()
+                self.failure = None
                 if subscribing:
                     self._follow_subscription()
                 else:
                     self._stop.wait(self.interval)
-            except Exception:  # keep following: a failed batch is retried from the view's position
-                self.errors += 1
-                log.exception("%s: following the event log failed", self.projection.name)
-                self._stop.wait(1.0)
+            except Exception as error:  # a failed batch is retried from the view's position
+                self._stop.wait(self._failed(error))
+
+    def _failed(self, error: Exception) -> float:
+        """Record and log a failure to apply the next notification; the seconds to wait
+        before trying again (doubling from 1 s up to 30 s)."""
+        self.errors += 1
+        position = self.position
+        attempts = 1 if self.failure is None else self.failure.attempts + 1
+        since = time.time() if self.failure is None else self.failure.since
+        self.failure = FollowerFailure(
+            self.projection.name, position + 1, f"{type(error).__name__}: {error}", since, attempts
+        )
+        log.error(
+            "%s: cannot apply notification %d (after position %d), attempt %d: %s",
+            self.projection.name,
+            position + 1,
+            position,
+            attempts,
+            self.failure.error,
+            exc_info=attempts == 1,
+        )
+        return float(min(RETRY_MOST, RETRY_FIRST * 2 ** (attempts - 1)))
 
     def _follow_subscription(self) -> None:
         """PostgreSQL: wait on LISTEN/NOTIFY instead of polling."""
