@@ -3,7 +3,10 @@
 * ``serve`` — the development server (production: gunicorn, see docs/operations.md);
 * ``simulate GAME --games N --players P [--seed S] [--options JSON] [--memory]`` — random bots
   play full games through the application layer; the last line of stdout is one JSON object;
-* ``projections rebuild`` — rebuild every read model from zero;
+* ``db upgrade`` — create or migrate every table and index of the store (safe to run by
+  several processes at once; docs/operations.md, "Schema");
+* ``projections rebuild`` — rebuild every read model from zero (atomically: a failed
+  rebuild leaves the old rows);
 * ``projections run`` — follow the event log into the read models until stopped (for
   ``GAMELEDGER_PROJECTIONS=external``);
 * ``export GAME_ID [-o FILE] [--token T]``, ``import FILE``, ``verify FILE [--json]``,
@@ -22,13 +25,18 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
+import psycopg
+from eventsourcing.persistence import PersistenceError
+
 from application.records import export_record, import_record
 from application.simulation import simulate
 from application.verification import replay_record, verify_record
 from domain.jsonvalue import JsonRefused, strict_loads
 from domain.protocol import GameError
+from infrastructure import schema
 from infrastructure.config import ConfigurationError, Settings
-from infrastructure.container import build_services
+from infrastructure.container import build_services, store_failure, unreachable_store
+from infrastructure.storage import Storage
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -39,6 +47,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         result: int = args.handler(args)
     except ConfigurationError as error:
         print(f"gameledger: {error}", file=sys.stderr)
+        return 2
+    except (PersistenceError, psycopg.Error) as error:
+        print(f"gameledger: {store_failure(Settings.from_env(), error)}", file=sys.stderr)
         return 2
     return result
 
@@ -60,6 +71,12 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--options", type=_json_object, default={})
     sim.add_argument("--memory", action="store_true", help="keep nothing: in-memory store")
     sim.set_defaults(handler=_simulate)
+
+    database = commands.add_parser("db", help="the store's schema")
+    steps = database.add_subparsers(required=True, metavar="ACTION")
+    steps.add_parser("upgrade", help="create or migrate every table and index").set_defaults(
+        handler=_upgrade
+    )
 
     projections = commands.add_parser("projections", help="read models")
     actions = projections.add_subparsers(required=True, metavar="ACTION")
@@ -142,6 +159,19 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0 if report["finished"] == report["games"] else 1
 
 
+def _upgrade(_: argparse.Namespace) -> int:
+    settings = Settings.from_env()
+    with unreachable_store(settings):
+        storage = Storage(settings)
+        try:
+            report = schema.upgrade(storage)
+        finally:
+            storage.close()
+    where = str(settings.sqlite_path) if settings.store == "sqlite" else settings.store
+    print(json.dumps({"store": where, **report.to_json()}))
+    return 0
+
+
 def _rebuild(_: argparse.Namespace) -> int:
     services = build_services(Settings.from_env(), create=False)
     try:
@@ -154,7 +184,11 @@ def _rebuild(_: argparse.Namespace) -> int:
 
 
 def _run_projections(_: argparse.Namespace) -> int:
-    services = build_services(Settings.from_env(), create=False)
+    settings = Settings.from_env()
+    # On PostgreSQL the runner may start beside the servers on an empty database, and
+    # brings the schema up to date like them; a SQLite file it would have to create is
+    # refused (a wrong data directory must not become an empty store that is followed).
+    services = build_services(settings, create=settings.store == "postgres")
     stopped = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stopped.set())

@@ -16,7 +16,12 @@ from typing import Any, ClassVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import (
+    AggregateRecorder,
+    ApplicationRecorder,
+    EventStore,
+    IntegrityError,
+)
 
 from application.contract import game_contract
 from application.errors import BadRequest, Conflict, InvalidToken, NotFound
@@ -63,6 +68,14 @@ class Opened:
 
 
 @dataclass(frozen=True)
+class EventStorage:
+    """Where the games' events and snapshots are recorded (built by infrastructure/)."""
+
+    events: ApplicationRecorder
+    snapshots: AggregateRecorder
+
+
+@dataclass(frozen=True)
 class Played:
     """A move accepted: the version of the game after it and the events it caused."""
 
@@ -76,10 +89,30 @@ class GameLedger(Application[UUID]):
     name = "gameledger"  # pinned: PostgreSQL tables are named after it
     snapshotting_intervals: ClassVar[dict[Any, int]] = {Game: SNAPSHOT_INTERVAL}
 
-    def __init__(self, env: dict[str, str] | None = None) -> None:
-        super().__init__(env)
+    def __init__(
+        self, storage: EventStorage | None = None, env: dict[str, str] | None = None
+    ) -> None:
+        """The games on ``storage`` (the library's in-memory recorders when omitted);
+        ``env`` holds the library's settings (the aggregate cache)."""
+        self._storage = storage
+        super().__init__(
+            {"PERSISTENCE_MODULE": "eventsourcing.popo", "IS_SNAPSHOTTING_ENABLED": "y"}
+            | (env or {})
+        )
         for rules in games().values():
             register_game_events(rules)
+
+    def construct_recorder(self) -> ApplicationRecorder:
+        """The events' recorder given by the storage (the library's extension point)."""
+        if self._storage is None:
+            return super().construct_recorder()
+        return self._storage.events
+
+    def construct_snapshot_store(self) -> EventStore[UUID]:
+        """The snapshots' store, on the storage's recorder."""
+        if self._storage is None:
+            return super().construct_snapshot_store()
+        return EventStore(mapper=self.mapper, recorder=self._storage.snapshots)
 
     # Commands
 

@@ -42,7 +42,7 @@ def main() -> None:
         def sample() -> None:
             while not stop.is_set():
                 head = services.app.recorder.max_notification_id() or 0
-                lags.append(head - follower.position)
+                lags.append(head - follower.position(services.app.name))
                 time.sleep(0.02)
 
         sampler = threading.Thread(target=sample)
@@ -56,16 +56,14 @@ def main() -> None:
         write_seconds = time.perf_counter() - started
         head = services.app.recorder.max_notification_id() or 0
         drain_start = time.perf_counter()
-        follower.wait(head, timeout=120)
+        follower.wait(services.app.name, head, timeout=120)
         drain = time.perf_counter() - drain_start
         stop.set()
         sampler.join()
         follower.stop()
 
-        model.view.clear(services.app.name)
-        model.projection.forget()
         cold = time.perf_counter()
-        applied = follower.catch_up()
+        applied = services.rebuild()  # every read model, from the first event
         catch_up_seconds = time.perf_counter() - cold
         services.close()
 

@@ -16,17 +16,14 @@ import random
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
-from application.service import GameLedger
+from eventsourcing.popo import POPOAggregateRecorder
+
+from application.service import EventStorage, GameLedger
+from infrastructure import schema
 from infrastructure.config import Settings
-
-
-class FullReplay(GameLedger):
-    """The service with snapshots switched off: every view at a version replays from 1."""
-
-    snapshotting_intervals: ClassVar[dict[Any, int]] = {}
-    is_snapshotting_enabled = False
+from infrastructure.storage import Storage
 
 
 def long_game(app: GameLedger, events: int) -> Any:
@@ -62,12 +59,15 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=40)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        env = Settings(store="sqlite", sqlite_path=Path(tmp) / "v.db").event_store_env()
-        with_snapshots = GameLedger(env=env)
+        storage = Storage(Settings(store="sqlite", sqlite_path=Path(tmp) / "v.db"))
+        schema.upgrade(storage)
+        events = storage.recorders.events
+        with_snapshots = GameLedger(EventStorage(events, storage.recorders.snapshots))
         game_id = long_game(with_snapshots, args.events)
         last = with_snapshots.view(game_id)["version"]
         versions = sorted(random.Random(1).sample(range(1, last + 1), args.samples))
-        full = FullReplay(env=env)
+        # The same events with an empty snapshot store: every view replays from the first.
+        full = GameLedger(EventStorage(events, POPOAggregateRecorder()))
         assert all(
             full.view(game_id, version=v) == with_snapshots.view(game_id, version=v)
             for v in versions[:5]

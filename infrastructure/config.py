@@ -8,8 +8,8 @@
 * ``postgres`` — a PostgreSQL server through psycopg 3 (``GAMELEDGER_POSTGRES_*``);
 * ``memory`` — nothing kept after the process ends (tests, ``simulate --memory``).
 
-The settings are turned into the ``eventsourcing`` library's own environment keys here and
-nowhere else.
+Only ``GAMELEDGER_*`` variables are read, here and nowhere else; the storage is built from
+these settings by :mod:`infrastructure.storage`.
 
 The data directory is one place whatever the current folder: ``GAMELEDGER_DATA_DIR``, else
 the user's data directory as the platform names it (``~/.local/share/gameledger`` on Linux,
@@ -22,6 +22,7 @@ import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 
@@ -40,7 +41,8 @@ class ConfigurationError(ValueError):
 
 @dataclass(frozen=True)
 class PostgresSettings:
-    """Where the PostgreSQL server is."""
+    """Where the PostgreSQL server is, and how one process uses it: one pool of connections
+    shared by the event store and every read model (docs/operations.md, "Connections")."""
 
     dbname: str = "gameledger"
     host: str = "127.0.0.1"
@@ -48,9 +50,43 @@ class PostgresSettings:
     user: str = "postgres"
     password: str = ""
     schema: str = "public"
-    pool_size: int = 5
-    max_overflow: int = 10
+    pool_size: int = 2
+    """Connections the pool keeps open while the process is idle."""
+    max_overflow: int = 8
+    """Connections the pool may open beyond ``pool_size`` under load (closed again after
+    ``max_idle`` seconds unused)."""
     lock_timeout: int = 5
+    connect_timeout: float = 5.0
+    """Seconds to open one connection to the server before giving up."""
+    pool_timeout: float = 10.0
+    """Seconds a request waits for a free connection of the pool before failing."""
+    max_idle: float = 60.0
+    listen_host: str = ""
+    """Where the process LISTENs for new events when that is not ``host`` (behind a
+    transaction-pooling PgBouncer, LISTEN must reach the server itself)."""
+    listen_port: int = 0
+    application_name: str = "gameledger"
+    """How the process's connections are named in ``pg_stat_activity``."""
+
+    def conninfo(self) -> dict[str, Any]:
+        """psycopg's connection arguments."""
+        return {
+            "dbname": self.dbname,
+            "host": self.host,
+            "port": self.port,
+            "user": self.user,
+            "password": self.password,
+            "connect_timeout": max(1, round(self.connect_timeout)),
+            "application_name": self.application_name,
+        }
+
+    def listen_conninfo(self) -> dict[str, Any]:
+        """The connection arguments of the one LISTEN connection of a process."""
+        return {
+            **self.conninfo(),
+            "host": self.listen_host or self.host,
+            "port": self.listen_port or self.port,
+        }
 
 
 @dataclass(frozen=True)
@@ -67,6 +103,10 @@ class Settings:
     memory_name: str = field(default_factory=lambda: uuid.uuid4().hex)
     max_body_bytes: int = 256 * 1024
     max_json_depth: int = 32
+    auto_upgrade: bool = True
+    """Servers and runners bring the store's schema up to date when they start (under the
+    schema lock, docs/operations.md, "Schema"); ``False``: they refuse a store whose schema is
+    behind, and ``gameledger db upgrade`` is the one step that changes it."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -82,17 +122,29 @@ class Settings:
         projections = get("PROJECTIONS", "embedded").lower()
         if projections not in ("embedded", "external"):
             raise ConfigurationError("GAMELEDGER_PROJECTIONS must be embedded or external.")
+        auto_upgrade = get("AUTO_UPGRADE", "yes").lower()
+        if auto_upgrade not in ("yes", "no"):
+            raise ConfigurationError("GAMELEDGER_AUTO_UPGRADE must be yes or no.")
+        defaults = PostgresSettings()
         try:
             postgres = PostgresSettings(
-                dbname=get("POSTGRES_DBNAME", "gameledger"),
-                host=get("POSTGRES_HOST", "127.0.0.1"),
-                port=int(get("POSTGRES_PORT", "5432")),
-                user=get("POSTGRES_USER", "postgres"),
+                dbname=get("POSTGRES_DBNAME", defaults.dbname),
+                host=get("POSTGRES_HOST", defaults.host),
+                port=int(get("POSTGRES_PORT", str(defaults.port))),
+                user=get("POSTGRES_USER", defaults.user),
                 password=env.get("GAMELEDGER_POSTGRES_PASSWORD", ""),
-                schema=get("POSTGRES_SCHEMA", "public"),
-                pool_size=int(get("POSTGRES_POOL_SIZE", "5")),
-                max_overflow=int(get("POSTGRES_MAX_OVERFLOW", "10")),
-                lock_timeout=int(get("POSTGRES_LOCK_TIMEOUT", "5")),
+                schema=get("POSTGRES_SCHEMA", defaults.schema),
+                pool_size=int(get("POSTGRES_POOL_SIZE", str(defaults.pool_size))),
+                max_overflow=int(get("POSTGRES_MAX_OVERFLOW", str(defaults.max_overflow))),
+                lock_timeout=int(get("POSTGRES_LOCK_TIMEOUT", str(defaults.lock_timeout))),
+                connect_timeout=float(
+                    get("POSTGRES_CONNECT_TIMEOUT", str(defaults.connect_timeout))
+                ),
+                pool_timeout=float(get("POSTGRES_POOL_TIMEOUT", str(defaults.pool_timeout))),
+                max_idle=float(get("POSTGRES_MAX_IDLE", str(defaults.max_idle))),
+                listen_host=get("POSTGRES_LISTEN_HOST", ""),
+                listen_port=int(get("POSTGRES_LISTEN_PORT", "0")),
+                application_name=get("POSTGRES_APPLICATION_NAME", defaults.application_name),
             )
             follow_interval = float(get("FOLLOW_INTERVAL", "0.05"))
             aggregate_cache = int(get("AGGREGATE_CACHE", "1000"))
@@ -107,6 +159,11 @@ class Settings:
                 "GAMELEDGER_MAX_BODY_BYTES must be at least 1024 and "
                 "GAMELEDGER_MAX_JSON_DEPTH from 2 to 500."
             )
+        if postgres.pool_size < 1 or postgres.max_overflow < 0:
+            raise ConfigurationError(
+                "GAMELEDGER_POSTGRES_POOL_SIZE must be at least 1 and "
+                "GAMELEDGER_POSTGRES_MAX_OVERFLOW at least 0."
+            )
         data_dir = Path(get("DATA_DIR", str(default_data_dir()))).expanduser()
         return cls(
             store=store,
@@ -118,49 +175,12 @@ class Settings:
             aggregate_cache=aggregate_cache,
             max_body_bytes=max_body_bytes,
             max_json_depth=max_json_depth,
+            auto_upgrade=auto_upgrade == "yes",
         )
 
-    def event_store_env(self) -> dict[str, str]:
-        """The ``eventsourcing`` environment of the write side. Games are kept in an
-        aggregate cache that is brought up to date from the store on every read
-        (fast-forward), so several processes can share one store."""
-        cache = {
-            "AGGREGATE_CACHE_MAXSIZE": str(self.aggregate_cache),
-            "AGGREGATE_CACHE_FASTFORWARD": "y",
-        }
-        if self.store == "memory":
-            return {"PERSISTENCE_MODULE": "eventsourcing.popo", **cache}
-        if self.store == "sqlite":
-            self.sqlite_path.parent.mkdir(parents=True, exist_ok=True)
-            sqlite = self._sqlite(self.sqlite_path)
-            return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", **sqlite, **cache}
-        return {"PERSISTENCE_MODULE": "eventsourcing.postgres", **self._postgres(), **cache}
-
-    def read_model_env(self, projection: str) -> dict[str, str]:
-        """The ``eventsourcing`` environment of one read model: its own SQLite file (the
-        library's SQLite tracking table has a fixed name), or the same PostgreSQL database."""
-        if self.store == "memory":
-            name = f"file:{projection}-{self.memory_name}?mode=memory&cache=shared"
-            return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": name}
-        if self.store == "sqlite":
-            path = self.sqlite_path.with_name(f"{self.sqlite_path.stem}-{projection}.db")
-            return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", **self._sqlite(path)}
-        return {"PERSISTENCE_MODULE": "eventsourcing.postgres", **self._postgres()}
-
-    @staticmethod
-    def _sqlite(path: Path) -> dict[str, str]:
-        return {"SQLITE_DBNAME": str(path), "SQLITE_LOCK_TIMEOUT": "10"}
-
-    def _postgres(self) -> dict[str, str]:
-        pg = self.postgres
-        return {
-            "POSTGRES_DBNAME": pg.dbname,
-            "POSTGRES_HOST": pg.host,
-            "POSTGRES_PORT": str(pg.port),
-            "POSTGRES_USER": pg.user,
-            "POSTGRES_PASSWORD": pg.password,
-            "POSTGRES_SCHEMA": pg.schema,
-            "POSTGRES_POOL_SIZE": str(pg.pool_size),
-            "POSTGRES_MAX_OVERFLOW": str(pg.max_overflow),
-            "POSTGRES_LOCK_TIMEOUT": str(pg.lock_timeout),
-        }
+    def sqlite_file(self, part: str = "") -> Path:
+        """The SQLite file of the event store (``part`` empty) or of one read model: each
+        beside the store, ``<stem>-<part>.db``."""
+        if not part:
+            return self.sqlite_path
+        return self.sqlite_path.with_name(f"{self.sqlite_path.stem}-{part}.db")

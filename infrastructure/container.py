@@ -1,26 +1,28 @@
-"""Wiring: the application, its read models and their followers, built from settings.
+"""Wiring: the storage, the application, its read models and their followers, built from
+settings (docs/architecture.md, "Layers").
 
 Built inside factories (the CLI, the Flask app factory, tests), never at import time."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 import psycopg
-from eventsourcing.persistence import InfrastructureFactory
-from eventsourcing.utils import Environment
+from eventsourcing.persistence import PersistenceError
 
 from application.projections.following import FollowingProjection
 from application.projections.games_list import GamesListProjection, GamesListView
 from application.projections.turns import TurnsProjection, TurnsView
-from application.service import GameLedger
+from application.service import EventStorage, GameLedger
+from infrastructure import schema
 from infrastructure.config import ConfigurationError, Settings
 from infrastructure.follower import FollowerFailure, LogFollower
-from infrastructure.readmodels.postgres_games_list import PostgresGamesListView
-from infrastructure.readmodels.postgres_turns import PostgresTurnsView
-from infrastructure.readmodels.sqlite_games_list import SQLiteGamesListView
-from infrastructure.readmodels.sqlite_turns import SQLiteTurnsView
+from infrastructure.rebuild import rebuild_read_model
+from infrastructure.storage import READ_MODELS, Storage
+from infrastructure.watcher import LogWatcher
 
 
 @dataclass
@@ -38,7 +40,9 @@ class Services:
     """The running parts of one process."""
 
     settings: Settings
+    storage: Storage
     app: GameLedger
+    watcher: LogWatcher
     read_models: dict[str, ReadModel] = field(default_factory=dict)
 
     @property
@@ -63,6 +67,7 @@ class Services:
 
     def start_following(self) -> None:
         """Keep the read models up to date in background threads."""
+        self.watcher.start()
         for model in self.read_models.values():
             model.follower.start()
 
@@ -74,82 +79,125 @@ class Services:
     def wait(self, timeout: float = 5.0) -> bool:
         """Wait until every read model has applied everything written so far."""
         last = self.app.recorder.max_notification_id() or 0
-        return all(m.follower.wait(last, timeout) for m in self.read_models.values())
+        return all(m.follower.wait(self.app.name, last, timeout) for m in self.read_models.values())
 
     def rebuild(self) -> int:
-        """Rebuild every read model from zero; return the events applied (per model)."""
+        """Rebuild every read model from zero, each swapped in atomically
+        (:mod:`infrastructure.rebuild`); the events applied (per model)."""
         applied = 0
-        for model in self.read_models.values():
-            model.view.clear(self.app.name)
+        for name, model in self.read_models.items():
+            applied = rebuild_read_model(
+                self.storage,
+                name,
+                [self.app],
+                _PROJECTIONS[name](self.app),
+                batch=model.follower.batch,
+            )
             model.projection.forget()
-            applied = model.follower.catch_up()
         return applied
 
     def close(self) -> None:
         """Stop the followers and close the stores."""
         for model in self.read_models.values():
             model.follower.stop()
+        self.watcher.stop()
         self.app.close()
-        for model in self.read_models.values():
-            close = getattr(model.view, "close", None)
-            if close is not None:
-                close()
+        self.storage.close()
 
 
-def require_store(settings: Settings) -> None:
-    """Refuse to go on when the configured store holds no GameLedger event store."""
+def _games_list(app: GameLedger) -> Callable[[Any], FollowingProjection]:
+    return lambda view: GamesListProjection(view, app)
+
+
+def _turns(app: GameLedger) -> Callable[[Any], FollowingProjection]:
+    return lambda view: TurnsProjection(view, app)
+
+
+_PROJECTIONS: dict[str, Callable[[GameLedger], Callable[[Any], FollowingProjection]]] = {
+    "games_list": _games_list,
+    "turns": _turns,
+}
+
+
+def require_store_file(settings: Settings) -> None:
+    """Refuse to go on when the configured SQLite store does not exist (commands that only
+    read a store never create one in the wrong place)."""
     if settings.store == "sqlite" and not settings.sqlite_path.is_file():
         raise ConfigurationError(
             f"there is no GameLedger store at {settings.sqlite_path} (set GAMELEDGER_DATA_DIR "
             "or GAMELEDGER_SQLITE_PATH to the store the service writes; docs/operations.md)"
         )
-    if settings.store == "postgres":
-        pg = settings.postgres
-        table = f"{pg.schema}.{GameLedger.name}_events"
-        try:
-            with psycopg.connect(
-                dbname=pg.dbname,
-                host=pg.host,
-                port=pg.port,
-                user=pg.user,
-                password=pg.password,
-                connect_timeout=10,
-            ) as conn:
-                found = conn.execute("SELECT to_regclass(%s)", (table,)).fetchone()
-        except psycopg.Error as error:
-            raise ConfigurationError(f"cannot reach PostgreSQL: {error}") from None
-        if not found or found[0] is None:
-            raise ConfigurationError(
-                f"database {pg.dbname} holds no GameLedger store (no table {table}); "
-                "start the service once to create it (docs/operations.md)"
-            )
 
 
-def read_model_view(settings: Settings, name: str, sqlite_class: type, postgres_class: type) -> Any:
-    """The store of one read model for the configured backend."""
-    env = Environment(name, settings.read_model_env(name))
-    factory: InfrastructureFactory[Any] = InfrastructureFactory.construct(env)
-    return factory.tracking_recorder(
-        postgres_class if settings.store == "postgres" else sqlite_class
-    )
+def prepare_schema(storage: Storage, *, create: bool) -> None:
+    """Bring the schema up to date (``create`` and auto-upgrade on), or refuse a store whose
+    schema is missing or behind; a server that cannot be reached is a clear
+    :class:`ConfigurationError`, never a hang (docs/operations.md, "Connections")."""
+    with unreachable_store(storage.settings):
+        if create and storage.settings.auto_upgrade:
+            schema.upgrade(storage)
+        else:
+            schema.require_current(storage)
+
+
+@contextmanager
+def unreachable_store(settings: Settings) -> Iterator[None]:
+    """Turn a store that cannot be used (a server down, refusing connections, out of
+    connection slots, the pool's wait run out) into a :class:`ConfigurationError` that says
+    where and why."""
+    try:
+        yield
+    except (psycopg.Error, PersistenceError) as error:
+        raise ConfigurationError(store_failure(settings, error)) from None
+
+
+def store_failure(settings: Settings, error: Exception) -> str:
+    """What went wrong with the store, for an operator: on PostgreSQL, why one connection
+    cannot be opened when that is the cause (the pool only says it waited too long)."""
+    if settings.store != "postgres":
+        return f"the store failed: {type(error).__name__}: {error}"
+    pg = settings.postgres
+    reason = f"{type(error).__name__}: {error}"
+    try:
+        with psycopg.connect(**pg.conninfo()):
+            pass
+    except psycopg.Error as direct:
+        reason = str(direct).strip() or reason
+    return f"cannot use PostgreSQL at {pg.host}:{pg.port} (database {pg.dbname}): {reason}"
 
 
 def build_services(settings: Settings | None = None, *, create: bool = True) -> Services:
     """Everything one process needs, configured from ``settings`` (or the environment).
 
     ``create=False`` is for commands that only read a store (``export``, ``projections``):
-    a store that does not exist yet is a :class:`ConfigurationError`, never created empty."""
+    a store that does not exist yet, or whose schema is behind, is a
+    :class:`ConfigurationError`, never created or changed."""
     settings = settings or Settings.from_env()
     if not create:
-        require_store(settings)
-    app = GameLedger(env=settings.event_store_env())
-    services = Services(settings=settings, app=app)
-    games_list = read_model_view(settings, "games_list", SQLiteGamesListView, PostgresGamesListView)
-    turns = read_model_view(settings, "turns", SQLiteTurnsView, PostgresTurnsView)
-    for projection, view in (
-        (GamesListProjection(games_list, app), games_list),
-        (TurnsProjection(turns, app), turns),
-    ):
-        follower = LogFollower(app, projection, interval=settings.follow_interval)
-        services.read_models[projection.name] = ReadModel(view, projection, follower)
+        require_store_file(settings)
+    with unreachable_store(settings):
+        storage = Storage(settings)
+    try:
+        prepare_schema(storage, create=create)
+    except BaseException:
+        storage.close()
+        raise
+    recorders = storage.recorders
+    app = GameLedger(
+        EventStorage(recorders.events, recorders.snapshots),
+        env={
+            "AGGREGATE_CACHE_MAXSIZE": str(settings.aggregate_cache),
+            "AGGREGATE_CACHE_FASTFORWARD": "y",
+        },
+    )
+    listen = settings.postgres.listen_conninfo() if storage.postgres is not None else None
+    watcher = LogWatcher(
+        interval=settings.follow_interval, listen=listen, channels=[recorders.events_table]
+    )
+    services = Services(settings=settings, storage=storage, app=app, watcher=watcher)
+    for name in READ_MODELS:
+        view = storage.read_model(name)
+        projection = _PROJECTIONS[name](app)(view)
+        follower = LogFollower([app], projection, watcher)
+        services.read_models[name] = ReadModel(view, projection, follower)
     return services

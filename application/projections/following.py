@@ -29,6 +29,8 @@ class FollowingProjection:
     """Base of the projections of games: subclasses write rows in ``process_batch``."""
 
     name = ""
+    view: Any
+    """Where the rows go (a read model's store; subclasses set it)."""
 
     def __init__(self, source: GameSource, cache_size: int = 512) -> None:
         self._source = source

@@ -107,6 +107,7 @@ class GamesListProjection(FollowingProjection):
     """Turns each event of a game into that game's new row."""
 
     name = "games_list"
+    view: GamesListView
 
     def __init__(self, view: GamesListView, source: GameSource, cache_size: int = 512) -> None:
         super().__init__(source, cache_size)

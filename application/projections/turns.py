@@ -115,6 +115,7 @@ class TurnsProjection(FollowingProjection):
     """Keeps the turn index of every game."""
 
     name = "turns"
+    view: TurnsView
 
     def __init__(self, view: TurnsView, source: GameSource, cache_size: int = 512) -> None:
         super().__init__(source, cache_size)

@@ -1,37 +1,53 @@
-"""The turn index kept in PostgreSQL, beside the event store."""
+"""The turn index kept in PostgreSQL, beside the event store, on the process's one pool."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from eventsourcing.persistence import Tracking
-from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
-from psycopg.sql import SQL, Identifier
+from eventsourcing.postgres import PostgresDatastore
+from psycopg.sql import SQL, Composed, Identifier
 
 from application.projections.turns import TurnRow
-from infrastructure.readmodels.clearing import clear_postgres
+from infrastructure.readmodels import tracking
 
 _COLUMNS = "game_id, turn, seat, first_version, last_version, notation, summary, undone_at"
 
 
-class PostgresTurnsView(PostgresTrackingRecorder):
-    """Turn rows and the tracking position written in one PostgreSQL transaction."""
+class PostgresTurnsView:
+    """Turn rows and the tracking position written in one PostgreSQL transaction. ``suffix``
+    names a table set built beside the live one (a rebuild's)."""
 
-    def __init__(self, datastore: PostgresDatastore, **kwargs: Any) -> None:
-        super().__init__(datastore, **kwargs)
-        self.table = Identifier(self.datastore.schema, "turns")
-        self.sql_create_statements.append(
+    name = "turns"
+
+    def __init__(self, datastore: PostgresDatastore, suffix: str = "") -> None:
+        self.datastore = datastore
+        self.suffix = suffix
+        self.table_name = f"turns{suffix}"
+        self.tracking_name = f"turns_tracking{suffix}"
+        self.table = Identifier(datastore.schema, self.table_name)
+
+    def tables(self) -> list[str]:
+        """The tables of this read model, rows first."""
+        return [self.table_name, self.tracking_name]
+
+    def ddl(self) -> list[Composed]:
+        """Create the tables."""
+        return [
             SQL(
                 "CREATE TABLE IF NOT EXISTS {} ("
                 "game_id text NOT NULL, turn integer NOT NULL, seat integer NOT NULL, "
                 "first_version integer NOT NULL, last_version integer NOT NULL, "
                 "notation text NOT NULL, summary text NOT NULL, undone_at integer, "
-                "PRIMARY KEY (game_id, first_version))"
-            ).format(self.table)
-        )
+                "CONSTRAINT {} PRIMARY KEY (game_id, first_version))"
+            ).format(self.table, Identifier(f"{self.table_name}_pkey")),
+            *tracking.postgres_tracking_ddl(self.datastore.schema, self.tracking_name),
+        ]
+
+    def index_ddl(self) -> list[Composed]:
+        """No secondary index: the primary key serves every query."""
+        return []
 
     def apply_turns(
-        self, rows: list[TurnRow], undone: list[tuple[str, int, int]], tracking: Tracking
+        self, rows: list[TurnRow], undone: list[tuple[str, int, int]], position: Tracking
     ) -> None:
         """Write, mark undone and track, in one transaction (exactly once)."""
         upsert = SQL(
@@ -46,14 +62,11 @@ class PostgresTurnsView(PostgresTrackingRecorder):
             "AND undone_at IS NULL"
         ).format(self.table)
         with self.datastore.transaction(commit=True) as curs:
-            self._insert_tracking(curs, tracking)
+            tracking.record_postgres(curs, self.datastore.schema, self.tracking_name, position)
             for game_id, to_version, at in undone:
                 curs.execute(mark, (at, game_id, to_version))
             for row in rows:
-                curs.execute(
-                    upsert,
-                    row.as_params(),
-                )
+                curs.execute(upsert, row.as_params())
 
     def turns_of(
         self, game_id: str, *, include_undone: bool, after: int = 0, limit: int | None = None
@@ -71,6 +84,9 @@ class PostgresTurnsView(PostgresTrackingRecorder):
             )
             return [TurnRow(**r) for r in curs.fetchall()]
 
-    def clear(self, application_name: str) -> None:
-        """Delete every row and the tracking position."""
-        clear_postgres(self, self.table, application_name)
+    def max_tracking_id(self, application_name: str) -> int | None:
+        """The last notification id of ``application_name``'s log applied."""
+        with self.datastore.transaction(commit=False) as curs:
+            return tracking.position_postgres(
+                curs, self.datastore.schema, self.tracking_name, application_name
+            )

@@ -2,42 +2,57 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from eventsourcing.persistence import Tracking
-from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
+from eventsourcing.sqlite import SQLiteDatastore
 
 from application.projections.games_list import GameRow
-from infrastructure.readmodels.clearing import clear_sqlite
+from infrastructure.readmodels import tracking
 from infrastructure.readmodels.rows import COLUMNS, filters, from_record, to_params
 
 _VALUES = ", ".join(":" + c.strip() for c in COLUMNS.split(","))
 
 
-class SQLiteGamesListView(SQLiteTrackingRecorder):
-    """Rows and the tracking position written in one SQLite transaction."""
+class SQLiteGamesListView:
+    """Rows and the tracking position written in one SQLite transaction. ``suffix`` names a
+    table set built beside the live one (a rebuild's, :mod:`infrastructure.rebuild`)."""
 
-    def __init__(self, datastore: SQLiteDatastore, **kwargs: Any) -> None:
-        super().__init__(datastore, **kwargs)
-        self.create_table_statements.append(
-            "CREATE TABLE IF NOT EXISTS games_list ("
+    name = "games_list"
+
+    def __init__(self, datastore: SQLiteDatastore, suffix: str = "") -> None:
+        self.datastore = datastore
+        self.suffix = suffix
+        self.table = f"games_list{suffix}"
+        self.tracking_name = f"games_list_tracking{suffix}"
+
+    def tables(self) -> list[str]:
+        """The tables of this read model, rows first."""
+        return [self.table, self.tracking_name]
+
+    def ddl(self) -> list[str]:
+        """Create the tables (secondary indexes apart: :meth:`index_ddl`)."""
+        return [
+            f"CREATE TABLE IF NOT EXISTS {self.table} ("
             "game_id TEXT PRIMARY KEY, game TEXT NOT NULL, status TEXT NOT NULL, "
             "players INTEGER NOT NULL, seats TEXT NOT NULL, current_players TEXT NOT NULL, "
             "analysis INTEGER NOT NULL, "
             "scores TEXT NOT NULL, round INTEGER, version INTEGER NOT NULL, "
-            "created_at TEXT NOT NULL, last_activity TEXT NOT NULL)"
-        )
-        self.create_table_statements.append(
-            "CREATE INDEX IF NOT EXISTS games_list_activity ON games_list (last_activity DESC)"
-        )
+            "created_at TEXT NOT NULL, last_activity TEXT NOT NULL)",
+            *tracking.sqlite_tracking_ddl(self.tracking_name),
+        ]
 
-    def upsert_games(self, rows: list[GameRow], tracking: Tracking) -> None:
+    def index_ddl(self) -> list[str]:
+        """The secondary indexes, by their names on the live table."""
+        return [
+            f"CREATE INDEX IF NOT EXISTS games_list_activity ON {self.table} (last_activity DESC)"
+        ]
+
+    def upsert_games(self, rows: list[GameRow], position: Tracking) -> None:
         """Write the rows and the tracking position together (exactly once)."""
         with self.datastore.transaction(commit=True) as c:
-            self._insert_tracking(c, tracking)
+            tracking.record_sqlite(c, self.tracking_name, position)
             for row in rows:
                 c.execute(
-                    f"INSERT OR REPLACE INTO games_list ({COLUMNS}) VALUES ({_VALUES})",
+                    f"INSERT OR REPLACE INTO {self.table} ({COLUMNS}) VALUES ({_VALUES})",
                     to_params(row),
                 )
 
@@ -47,10 +62,10 @@ class SQLiteGamesListView(SQLiteTrackingRecorder):
         """A page of rows, most recently active first, and the total matching."""
         where, params = filters(status, game, ":{}")
         with self.datastore.transaction(commit=False) as c:
-            c.execute(f"SELECT COUNT(*) FROM games_list{where}", params)
+            c.execute(f"SELECT COUNT(*) FROM {self.table}{where}", params)
             total = int(c.fetchone()[0])
             c.execute(
-                f"SELECT {COLUMNS} FROM games_list{where} "
+                f"SELECT {COLUMNS} FROM {self.table}{where} "
                 "ORDER BY last_activity DESC, game_id LIMIT :limit OFFSET :offset",
                 {**params, "limit": limit, "offset": offset},
             )
@@ -60,9 +75,10 @@ class SQLiteGamesListView(SQLiteTrackingRecorder):
     def all_rows(self) -> list[GameRow]:
         """Every row, by game id."""
         with self.datastore.transaction(commit=False) as c:
-            c.execute(f"SELECT {COLUMNS} FROM games_list ORDER BY game_id")
+            c.execute(f"SELECT {COLUMNS} FROM {self.table} ORDER BY game_id")
             return [from_record(r) for r in c.fetchall()]
 
-    def clear(self, application_name: str) -> None:
-        """Delete every row and the tracking position."""
-        clear_sqlite(self, "games_list", application_name)
+    def max_tracking_id(self, application_name: str) -> int | None:
+        """The last notification id of ``application_name``'s log applied."""
+        with self.datastore.transaction(commit=False) as c:
+            return tracking.position_sqlite(c, self.tracking_name, application_name)

@@ -2,45 +2,62 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from eventsourcing.persistence import Tracking
-from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
+from eventsourcing.sqlite import SQLiteDatastore
 
 from application.projections.turns import TurnRow
-from infrastructure.readmodels.clearing import clear_sqlite
+from infrastructure.readmodels import tracking
 
 _COLUMNS = "game_id, turn, seat, first_version, last_version, notation, summary, undone_at"
 
 
-class SQLiteTurnsView(SQLiteTrackingRecorder):
-    """Turn rows and the tracking position written in one SQLite transaction."""
+class SQLiteTurnsView:
+    """Turn rows and the tracking position written in one SQLite transaction. ``suffix``
+    names a table set built beside the live one (a rebuild's)."""
 
-    def __init__(self, datastore: SQLiteDatastore, **kwargs: Any) -> None:
-        super().__init__(datastore, **kwargs)
-        self.create_table_statements.append(
-            "CREATE TABLE IF NOT EXISTS turns ("
+    name = "turns"
+
+    def __init__(self, datastore: SQLiteDatastore, suffix: str = "") -> None:
+        self.datastore = datastore
+        self.suffix = suffix
+        self.table = f"turns{suffix}"
+        self.tracking_name = f"turns_tracking{suffix}"
+
+    def tables(self) -> list[str]:
+        """The tables of this read model, rows first."""
+        return [self.table, self.tracking_name]
+
+    def ddl(self) -> list[str]:
+        """Create the tables."""
+        return [
+            f"CREATE TABLE IF NOT EXISTS {self.table} ("
             "game_id TEXT NOT NULL, turn INTEGER NOT NULL, seat INTEGER NOT NULL, "
             "first_version INTEGER NOT NULL, last_version INTEGER NOT NULL, "
             "notation TEXT NOT NULL, summary TEXT NOT NULL, undone_at INTEGER, "
-            "PRIMARY KEY (game_id, first_version))"
-        )
+            "PRIMARY KEY (game_id, first_version))",
+            *tracking.sqlite_tracking_ddl(self.tracking_name),
+        ]
+
+    def index_ddl(self) -> list[str]:
+        """No secondary index: the primary key serves every query."""
+        return []
 
     def apply_turns(
-        self, rows: list[TurnRow], undone: list[tuple[str, int, int]], tracking: Tracking
+        self, rows: list[TurnRow], undone: list[tuple[str, int, int]], position: Tracking
     ) -> None:
         """Write, mark undone and track, in one transaction (exactly once)."""
         with self.datastore.transaction(commit=True) as c:
-            self._insert_tracking(c, tracking)
+            tracking.record_sqlite(c, self.tracking_name, position)
             for game_id, to_version, at in undone:
                 c.execute(
-                    "UPDATE turns SET undone_at = ? WHERE game_id = ? AND first_version > ? "
-                    "AND undone_at IS NULL",
+                    f"UPDATE {self.table} SET undone_at = ? WHERE game_id = ? "
+                    "AND first_version > ? AND undone_at IS NULL",
                     (at, game_id, to_version),
                 )
             for row in rows:
                 c.execute(
-                    f"INSERT OR REPLACE INTO turns ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    f"INSERT OR REPLACE INTO {self.table} ({_COLUMNS}) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     row.as_params(),
                 )
 
@@ -52,12 +69,13 @@ class SQLiteTurnsView(SQLiteTrackingRecorder):
         where = "" if include_undone else " AND undone_at IS NULL"
         with self.datastore.transaction(commit=False) as c:
             c.execute(
-                f"SELECT {_COLUMNS} FROM turns WHERE game_id = ? AND first_version > ?{where} "
-                "ORDER BY first_version LIMIT ?",
+                f"SELECT {_COLUMNS} FROM {self.table} WHERE game_id = ? AND first_version > ?"
+                f"{where} ORDER BY first_version LIMIT ?",
                 (game_id, after, -1 if limit is None else limit),
             )
             return [TurnRow(*tuple(r)) for r in c.fetchall()]
 
-    def clear(self, application_name: str) -> None:
-        """Delete every row and the tracking position."""
-        clear_sqlite(self, "turns", application_name)
+    def max_tracking_id(self, application_name: str) -> int | None:
+        """The last notification id of ``application_name``'s log applied."""
+        with self.datastore.transaction(commit=False) as c:
+            return tracking.position_sqlite(c, self.tracking_name, application_name)

@@ -53,7 +53,7 @@ def test_a_failing_read_model_is_reported_and_recovers(
     )
     with model.view.datastore.transaction(commit=True) as cursor:
         cursor.execute(drop)
-    position = model.follower.position
+    position = model.follower.position(app.name)
     second = app.create_game("azul", 3)
 
     assert eventually(lambda: model.follower.failure is not None)
@@ -74,7 +74,9 @@ def test_a_failing_read_model_is_reported_and_recovers(
         lambda: len(services.turns.turns_of(str(playing.game_id), include_undone=True)) == 1
     )
 
-    model.view.create_table()
+    with model.view.datastore.transaction(commit=True) as cursor:
+        for statement in model.view.ddl():  # the table made again: the cause is mended
+            cursor.execute(statement)
     assert eventually(lambda: model.follower.failure is None)
     assert client.get("/api/v1/health").json == {"status": "ok"}
     assert eventually(

@@ -53,7 +53,7 @@ def test_rebuild_gives_the_same_rows(services: Services) -> None:
     services.catch_up()
     before = services.games_list.all_rows()
     applied = services.rebuild()
-    assert applied == services.read_models["games_list"].follower.position
+    assert applied == services.read_models["games_list"].follower.position(services.app.name)
     assert services.games_list.all_rows() == before
 
 
@@ -61,7 +61,7 @@ def test_each_event_is_applied_exactly_once(services: Services) -> None:
     table = start_game(services.app)
     table.step()
     services.catch_up()
-    position = services.read_models["games_list"].follower.position
+    position = services.read_models["games_list"].follower.position(services.app.name)
     row = services.games_list.all_rows()[0]
     game = services.app.game_at(table.game_id, row.version)
     changed = row_of(game, "2000-01-01T00:00:00+00:00")
@@ -77,6 +77,6 @@ def test_a_background_follower_keeps_up(services: Services) -> None:
     for _ in range(10):
         table.step()
     last = services.app.recorder.max_notification_id() or 0
-    assert services.read_models["games_list"].follower.wait(last, timeout=10)
+    assert services.read_models["games_list"].follower.wait(services.app.name, last, timeout=10)
     [row] = services.games_list.all_rows()
     assert row.version == services.app.view(table.game_id)["version"]

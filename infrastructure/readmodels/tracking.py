@@ -1,0 +1,92 @@
+"""How far a read model has followed each log (docs/architecture.md, "Read side"): one row per
+followed log (an event-store shard, named by its application name) holding the last
+notification id applied, written in the same transaction as the read model's rows.
+
+A position already recorded is refused (``IntegrityError``), so an event is applied exactly
+once even when two followers race. Each read model has its own tracking table,
+``<read model>_tracking``, so that a rebuild can build a new one beside it and swap both in
+at once (:mod:`infrastructure.rebuild`). The table has the shape the ``eventsourcing``
+library's tracking recorders give it, so tables those made keep working."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eventsourcing.persistence import IntegrityError, Tracking
+from psycopg.sql import SQL, Composed, Identifier
+
+TRACKING_COLUMNS = "application_name text NOT NULL, notification_id bigint NOT NULL"
+
+MIGRATION_ROW = "__migration__"
+"""A row the library's tracking recorders write for themselves; never a followed log."""
+
+
+def postgres_tracking_ddl(schema: str, table: str) -> list[Composed]:
+    """The tracking table of a read model (PostgreSQL); its primary key is named
+    ``<table>_pkey`` so that a rebuilt table can take the name back."""
+    return [
+        SQL(
+            "CREATE TABLE IF NOT EXISTS {} ({}, CONSTRAINT {} PRIMARY KEY (application_name))"
+        ).format(Identifier(schema, table), SQL(TRACKING_COLUMNS), Identifier(f"{table}_pkey"))
+    ]
+
+
+def sqlite_tracking_ddl(table: str) -> list[str]:
+    """The tracking table of a read model (SQLite)."""
+    return [
+        f"CREATE TABLE IF NOT EXISTS {table} ({TRACKING_COLUMNS}, "
+        "PRIMARY KEY (application_name)) WITHOUT ROWID"
+    ]
+
+
+def record_postgres(cursor: Any, schema: str, table: str, tracking: Tracking) -> None:
+    """Record ``tracking`` in the open transaction of ``cursor``; raise ``IntegrityError``
+    when the log's recorded position is already at or past it."""
+    cursor.execute(
+        SQL(
+            "INSERT INTO {0} AS t VALUES (%(name)s, %(id)s) ON CONFLICT (application_name) "
+            "DO UPDATE SET notification_id = %(id)s WHERE t.notification_id < %(id)s "
+            "RETURNING notification_id"
+        ).format(Identifier(schema, table)),
+        {"name": tracking.application_name, "id": tracking.notification_id},
+    )
+    if cursor.fetchone() is None:
+        raise IntegrityError(
+            f"{table}: {tracking.application_name} is past {tracking.notification_id}"
+        )
+
+
+def record_sqlite(cursor: Any, table: str, tracking: Tracking) -> None:
+    """Record ``tracking`` in the open transaction of ``cursor`` (SQLite); as
+    :func:`record_postgres`."""
+    cursor.execute(
+        f"INSERT INTO {table} VALUES (:name, :id) ON CONFLICT (application_name) "
+        f"DO UPDATE SET notification_id = :id WHERE {table}.notification_id < :id "
+        "RETURNING notification_id",
+        {"name": tracking.application_name, "id": tracking.notification_id},
+    )
+    if cursor.fetchone() is None:
+        raise IntegrityError(
+            f"{table}: {tracking.application_name} is past {tracking.notification_id}"
+        )
+
+
+def position_postgres(cursor: Any, schema: str, table: str, application_name: str) -> int | None:
+    """The last notification id of ``application_name``'s log applied, if any."""
+    cursor.execute(
+        SQL("SELECT notification_id FROM {} WHERE application_name = %s").format(
+            Identifier(schema, table)
+        ),
+        (application_name,),
+    )
+    row = cursor.fetchone()
+    return None if row is None else int(row["notification_id"])
+
+
+def position_sqlite(cursor: Any, table: str, application_name: str) -> int | None:
+    """The last notification id of ``application_name``'s log applied, if any (SQLite)."""
+    cursor.execute(
+        f"SELECT notification_id FROM {table} WHERE application_name = ?", (application_name,)
+    )
+    row = cursor.fetchone()
+    return None if row is None else int(row[0])

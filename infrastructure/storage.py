@@ -1,0 +1,220 @@
+"""Where one process keeps its events and read models, and its connections to them
+(docs/operations.md, "Connections").
+
+* **PostgreSQL:** one pool of connections per process, shared by the event store, its
+  snapshots and every read model: ``pool_size`` connections kept while idle, up to
+  ``pool_size + max_overflow`` under load (those above ``pool_size`` close after ``max_idle``
+  seconds unused); a connection is opened within ``connect_timeout`` seconds and a request
+  waits at most ``pool_timeout`` seconds for a free one, so nothing hangs on a busy server.
+  A process that follows the log holds one more connection, its LISTEN
+  (:mod:`infrastructure.watcher`).
+* **SQLite** (the embedded default): the event store in one file and each read model in a
+  file beside it (``<stem>-games_list.db``, ``<stem>-turns.db``).
+* **memory**: the library's in-memory recorders; read models in in-memory SQLite.
+
+Nothing here creates a table: :mod:`infrastructure.schema` does, as one explicit step."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from eventsourcing.persistence import AggregateRecorder, ApplicationRecorder
+from eventsourcing.popo import POPOAggregateRecorder, POPOApplicationRecorder
+from eventsourcing.postgres import (
+    ConnectionPool,
+    PostgresAggregateRecorder,
+    PostgresApplicationRecorder,
+    PostgresDatastore,
+)
+from eventsourcing.sqlite import (
+    SQLiteAggregateRecorder,
+    SQLiteApplicationRecorder,
+    SQLiteDatastore,
+)
+from psycopg import Connection
+from psycopg.rows import DictRow, dict_row
+
+from application.service import GameLedger
+from infrastructure.config import PostgresSettings, Settings
+from infrastructure.readmodels.postgres_games_list import PostgresGamesListView
+from infrastructure.readmodels.postgres_turns import PostgresTurnsView
+from infrastructure.readmodels.sqlite_games_list import SQLiteGamesListView
+from infrastructure.readmodels.sqlite_turns import SQLiteTurnsView
+
+READ_MODELS = ("games_list", "turns")
+"""Every read model, by name (the projections of application/projections/)."""
+
+SQLITE_LOCK_TIMEOUT = 10
+"""Seconds an SQLite connection waits for another process's write lock."""
+
+
+class ReadModelView(Protocol):
+    """What the storage side of every read model offers (besides its own queries)."""
+
+    name: str
+    suffix: str
+
+    def tables(self) -> list[str]:
+        """Its tables, rows first, tracking last."""
+        ...
+
+    def ddl(self) -> list[Any]:
+        """Statements creating its tables."""
+        ...
+
+    def index_ddl(self) -> list[Any]:
+        """Statements creating its secondary indexes."""
+        ...
+
+    def max_tracking_id(self, application_name: str) -> int | None:
+        """How far it has followed ``application_name``'s log."""
+        ...
+
+
+@dataclass(frozen=True)
+class EventRecorders:
+    """The event store of the games: the events and their snapshots."""
+
+    events: ApplicationRecorder
+    snapshots: AggregateRecorder
+    events_table: str
+    snapshots_table: str
+
+
+class PooledDatastore(PostgresDatastore):
+    """The library's PostgreSQL datastore on a pool configured as documented
+    (docs/operations.md, "Connections"): a connection timeout on every connect, idle
+    connections above ``pool_size`` closed after ``max_idle`` seconds, and every statement
+    waiting at most ``lock_timeout`` seconds for a lock (so that a command never hangs
+    behind a table another session has locked)."""
+
+    def __init__(self, pg: PostgresSettings) -> None:
+        super().__init__(
+            dbname=pg.dbname,
+            host=pg.host,
+            port=pg.port,
+            user=pg.user,
+            password=pg.password,
+            connect_timeout=pg.pool_timeout,
+            idle_in_transaction_session_timeout=5,
+            pool_size=pg.pool_size,
+            max_overflow=pg.max_overflow,
+            lock_timeout=pg.lock_timeout,
+            schema=pg.schema,
+        )
+        self.pool = ConnectionPool(
+            connection_class=Connection[DictRow],
+            kwargs={**pg.conninfo(), "row_factory": dict_row},
+            min_size=pg.pool_size,
+            max_size=pg.pool_size + pg.max_overflow,
+            open=False,
+            configure=_configure(self.after_connect_func(), pg.lock_timeout),
+            timeout=pg.pool_timeout,
+            max_idle=pg.max_idle,
+            reconnect_timeout=pg.pool_timeout,
+            name="gameledger",
+        )
+
+
+def _configure(
+    library: Callable[[Connection[Any]], None], lock_timeout: int
+) -> Callable[[Connection[Any]], None]:
+    """The library's set-up of a new connection, then this service's ``lock_timeout``."""
+
+    def configure(conn: Connection[Any]) -> None:
+        library(conn)
+        conn.execute(f"SET lock_timeout = '{max(1, int(lock_timeout))}s'")
+
+    return configure
+
+
+class Storage:
+    """The stores of one process, built from settings; :meth:`close` closes them all."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.postgres: PostgresDatastore | None = None
+        self._sqlite: dict[str, SQLiteDatastore] = {}
+        if settings.store == "postgres":
+            self.postgres = PooledDatastore(settings.postgres)
+        self.recorders = self._event_recorders()
+
+    @property
+    def kind(self) -> str:
+        """``sqlite``, ``postgres`` or ``memory``."""
+        return self.settings.store
+
+    def sqlite(self, part: str = "") -> SQLiteDatastore:
+        """The SQLite datastore of the event store (``part`` empty) or of a read model."""
+        found = self._sqlite.get(part)
+        if found is None:
+            if self.kind == "memory":
+                name = f"file:{part}-{self.settings.memory_name}?mode=memory&cache=shared"
+            else:
+                path = self.settings.sqlite_file(part)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                name = str(path)
+            found = SQLiteDatastore(name, lock_timeout=SQLITE_LOCK_TIMEOUT)
+            self._sqlite[part] = found
+        return found
+
+    def _event_recorders(self) -> EventRecorders:
+        if self.postgres is not None:
+            events = f"{GameLedger.name}_events"
+            snapshots = f"{GameLedger.name}_snapshots"
+            return EventRecorders(
+                PostgresApplicationRecorder(self.postgres, events_table_name=events),
+                PostgresAggregateRecorder(self.postgres, events_table_name=snapshots),
+                events,
+                snapshots,
+            )
+        if self.kind == "sqlite":
+            datastore = self.sqlite()
+            return EventRecorders(
+                SQLiteApplicationRecorder(datastore, events_table_name="stored_events"),
+                SQLiteAggregateRecorder(datastore, events_table_name="stored_snapshots"),
+                "stored_events",
+                "stored_snapshots",
+            )
+        return EventRecorders(
+            POPOApplicationRecorder(), POPOAggregateRecorder(), "events", "snapshots"
+        )
+
+    @contextmanager
+    def sqlite_connection(self, part: str = "") -> Iterator[sqlite3.Connection]:
+        """A plain connection to one of the store's SQLite files (``part`` as in
+        :meth:`sqlite`), in autocommit mode: transactions are begun explicitly (``BEGIN
+        IMMEDIATE`` to change the schema)."""
+        if self.kind == "memory":
+            with self.sqlite(part).transaction(commit=False):
+                pass  # the datastore's pool now holds the in-memory database open
+            name = f"file:{part}-{self.settings.memory_name}?mode=memory&cache=shared"
+            conn = sqlite3.connect(name, uri=True, isolation_level=None)
+        else:
+            path = self.settings.sqlite_file(part)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(str(path), timeout=60, isolation_level=None)
+            conn.execute("PRAGMA journal_mode=WAL")
+        try:
+            yield conn
+        finally:
+            conn.close()
+
+    def read_model(self, name: str, suffix: str = "") -> Any:
+        """The view of read model ``name`` (``suffix``: a table set beside the live one)."""
+        if self.postgres is not None:
+            postgres_class = {"games_list": PostgresGamesListView, "turns": PostgresTurnsView}
+            return postgres_class[name](self.postgres, suffix)
+        sqlite_class = {"games_list": SQLiteGamesListView, "turns": SQLiteTurnsView}
+        return sqlite_class[name](self.sqlite(name), suffix)
+
+    def close(self) -> None:
+        """Close every connection."""
+        if self.postgres is not None:
+            self.postgres.close()
+        for datastore in self._sqlite.values():
+            datastore.close()

@@ -1,0 +1,105 @@
+"""Telling a process that the event log has grown (docs/operations.md, "Connections").
+
+On PostgreSQL every save NOTIFYs the channel named after its events table; one thread per
+process holds one connection that LISTENs to every channel the process follows and wakes
+whoever waits. However many read models (and, later, streams) a process follows, it holds one
+LISTEN connection. That connection may go to the server itself while the pool goes through
+PgBouncer (``GAMELEDGER_POSTGRES_LISTEN_HOST``): LISTEN needs a session. SQLite cannot
+notify: waiters are woken every ``interval`` seconds, and at once by a save made in this
+process (:meth:`LogWatcher.wake`). A lost notification costs at most ``fallback`` seconds:
+waiters always wake by then and look for themselves."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+import psycopg
+from psycopg import sql
+
+log = logging.getLogger(__name__)
+
+RECONNECT_FIRST = 0.5
+RECONNECT_MOST = 10.0
+
+
+class LogWatcher:
+    """Wakes waiters when a followed log may have grown."""
+
+    def __init__(
+        self,
+        *,
+        interval: float,
+        listen: dict[str, Any] | None = None,
+        channels: Sequence[str] = (),
+        fallback: float = 1.0,
+    ) -> None:
+        self.interval = interval if listen is None else fallback
+        self._listen = listen
+        self._channels = list(channels)
+        self._changed = threading.Condition()
+        self._generation = 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.listening = threading.Event()
+        """Set while the LISTEN connection is up (PostgreSQL)."""
+
+    @property
+    def generation(self) -> int:
+        """How many times the log has been seen to grow (a waiter passes back the last it saw)."""
+        return self._generation
+
+    def start(self) -> None:
+        """On PostgreSQL, start listening in a background thread (once)."""
+        if self._listen is not None and self._thread is None:
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._run, name="log-watcher", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        """Stop listening, and wake every waiter."""
+        self._stop.set()
+        self.wake()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+            self._thread = None
+
+    def wake(self) -> None:
+        """The log may have grown (a save of this process, a notification)."""
+        with self._changed:
+            self._generation += 1
+            self._changed.notify_all()
+
+    def wait(self, seen: int, timeout: float | None = None) -> int:
+        """Block until the log has grown since generation ``seen``, or ``timeout`` (by default
+        the polling interval) has passed; the generation now."""
+        with self._changed:
+            if self._generation == seen and not self._stop.is_set():
+                self._changed.wait(self.interval if timeout is None else timeout)
+            return self._generation
+
+    def _run(self) -> None:
+        pause = RECONNECT_FIRST
+        while not self._stop.is_set():
+            try:
+                self._listen_until_stopped()
+                pause = RECONNECT_FIRST
+            except psycopg.Error as error:
+                self.listening.clear()
+                log.warning("LISTEN connection lost (%s); again in %.1f s", error, pause)
+                self.wake()  # whatever was missed, the waiters look for themselves
+                self._stop.wait(pause)
+                pause = min(RECONNECT_MOST, pause * 2)
+
+    def _listen_until_stopped(self) -> None:
+        assert self._listen is not None
+        with psycopg.connect(**self._listen, autocommit=True) as conn:
+            for channel in self._channels:
+                conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
+            self.listening.set()
+            self.wake()  # anything saved before the LISTEN took effect
+            while not self._stop.is_set():
+                for _ in conn.notifies(timeout=0.5, stop_after=1):
+                    self.wake()
