@@ -16,9 +16,10 @@ Conventions shared by every game:
   numbers carries the position after it in its data (``"random_position"``), and
   :meth:`Rules.evolve` stores it, so replaying events never needs a random generator and
   a state knows where its stream continues (undo rewinds luck with the state).
-* ``legal_moves`` lists every legal move, unless the rules set an attribute
-  ``open_moves = True`` (Risk: a deal may give any combination of territories, cards, units
-  and money): then it lists the typical moves and :meth:`Rules.apply` alone judges a move.
+* ``legal_moves`` lists every legal move, unless the rules declare the capability
+  :attr:`Rules.open_moves` (``False`` in :class:`RulesBase`; Risk sets it, for a deal may give
+  any combination of territories, cards, units and money): then it lists the typical moves
+  and :meth:`Rules.apply` alone judges a move.
 * Event data holds JSON-safe primitives only: ``dict`` with ``str`` keys, ``list``,
   ``str``, ``int``, ``float``, ``bool`` and ``None``.
 """
