@@ -317,6 +317,11 @@ class GameSchemasSchema(Schema):
     move = fields.Dict(metadata={"description": "A move's JSON form (MoveRequest.move)"})
     view = fields.Dict(metadata={"description": "A game view's state (GameView.state)"})
     options = fields.Dict(metadata={"description": "The options as fixed at creation"})
+    ledger_events = fields.Dict(
+        keys=fields.String(),
+        values=fields.Dict(),
+        metadata={"description": "By ledger event type (Created, MoveMade, ...): Event.data"},
+    )
 
 
 class RecordSchema(Schema):

@@ -1,5 +1,6 @@
-"""The JSON Schemas of every game's events, moves, views and options, generated from their one
-typed definition (docs/architecture.md, "Typed events, moves and views").
+"""The JSON Schemas of every game's events, moves, views and options, and of the ledger's own
+events, generated from their one typed definition (docs/architecture.md, "Typed events, moves
+and views"; docs/api.md, "The schemas of a game's data").
 
 Each schema comes from the game's ``TypedDict`` through pydantic's JSON Schema generator
 (JSON Schema 2020-12), with one decision of ours: an object described by a ``TypedDict`` is
@@ -17,6 +18,7 @@ from pydantic import TypeAdapter
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import core_schema
 
+from domain.ledger_events import LEDGER_EVENTS
 from domain.protocol import Rules
 
 Schema = dict[str, Any]
@@ -60,3 +62,12 @@ def game_contract(rules: Rules[Any, Any]) -> GameContract:
         view=json_schema(rules.shapes.view),
         options=json_schema(rules.shapes.options),
     )
+
+
+@cache
+def ledger_event_schemas() -> dict[str, Schema]:
+    """The schema of each ledger event's public data, by event type (``Created``,
+    ``SeatJoined``, ``MoveMade``, ``UndoRequested``, ``UndoAnswered``, ``TurnsUndone``): the
+    ``data`` the event log presents, generated from :mod:`domain.ledger_events`. The same for
+    every game; a move's own fields follow the game's ``move`` schema."""
+    return {shape.__name__: json_schema(shape) for shape in LEDGER_EVENTS}

@@ -21,6 +21,7 @@ from application.paging import MAX_PAGE
 from application.service import SNAPSHOT_INTERVAL, GameLedger, project_game
 from application.verification import replay_record
 from domain.protocol import Viewer
+from domain.registry import rules_for
 
 
 def export_record(
@@ -38,7 +39,7 @@ def export_record(
         "game": {
             "id": view["id"],
             "kind": view["game"],
-            "rules_version": app.rules_of(game_id).rules_version,
+            "rules_version": rules_for(view["game"]).rules_version,
             "players": view["players"],
             "options": view["options"],
             "settings": view["settings"],

@@ -16,9 +16,10 @@ Conventions shared by every game:
   numbers carries the position after it in its data (``"random_position"``), and
   :meth:`Rules.evolve` stores it, so replaying events never needs a random generator and
   a state knows where its stream continues (undo rewinds luck with the state).
-* ``legal_moves`` lists every legal move, unless the rules set an attribute
-  ``open_moves = True`` (Risk: a deal may give any combination of territories, cards, units
-  and money): then it lists the typical moves and :meth:`Rules.apply` alone judges a move.
+* ``legal_moves`` lists every legal move, unless the rules declare the capability
+  :attr:`Rules.open_moves` (``False`` in :class:`RulesBase`; Risk sets it, for a deal may give
+  any combination of territories, cards, units and money): then it lists the typical moves
+  and :meth:`Rules.apply` alone judges a move.
 * Event data holds JSON-safe primitives only: ``dict`` with ``str`` keys, ``list``,
   ``str``, ``int``, ``float``, ``bool`` and ``None``.
 """
@@ -29,7 +30,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, cast, runtime_checkable
 
 from domain.errors import GameError, IllegalMove, InvalidMove, InvalidOptions
 from domain.events import Event, EventCatalogue, Positioned
@@ -58,6 +59,24 @@ JSON = Any
 State = TypeVar("State")
 Move = TypeVar("Move")
 Positional = TypeVar("Positional", bound=Positioned)
+
+
+class MoveValue(Protocol):
+    """A move as every game makes it: a value object that prints its own JSON form and its
+    notation (docs/architecture.md, "Typed events, moves and views": after python-chess's
+    ``Move.uci()``)."""
+
+    def to_json(self) -> Mapping[str, object]:
+        """The move's JSON form (a ``TypedDict`` of the game's ``shapes.move``)."""
+        ...
+
+    def notation(self) -> str:
+        """The move's compact notation."""
+        ...
+
+
+Valued = TypeVar("Valued", bound=MoveValue)
+"""The move type of a :class:`RulesBase`: value objects with their own JSON and notation."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,7 +294,7 @@ class Rules(Protocol[State, Move]):
         ...
 
 
-class RulesBase(ABC, Generic[Positional, Move]):
+class RulesBase(ABC, Generic[Positional, Valued]):
     """The base class of every game's rules (docs/architecture.md, "Adding a game").
 
     It gives every game the same shape:
@@ -340,7 +359,7 @@ class RulesBase(ABC, Generic[Positional, Move]):
         """Emit the opening events into ``turn`` (the first random outcomes)."""
 
     @abstractmethod
-    def decide(self, turn: Turn[Positional], player: int, move: Move, rng: RandomStream) -> None:
+    def decide(self, turn: Turn[Positional], player: int, move: Valued, rng: RandomStream) -> None:
         """Judge ``player``'s ``move`` against ``turn.state`` and emit into ``turn`` every
         event it causes, everything that follows automatically included; raise
         :class:`IllegalMove` (or :class:`InvalidMove`) before emitting anything."""
@@ -350,7 +369,7 @@ class RulesBase(ABC, Generic[Positional, Move]):
         """The seats that may act now (:meth:`Rules.current_players`)."""
 
     @abstractmethod
-    def legal_moves(self, state: Positional, player: int) -> list[Move]:
+    def legal_moves(self, state: Positional, player: int) -> list[Valued]:
         """Every move ``player`` may make now (:meth:`Rules.legal_moves`)."""
 
     @abstractmethod
@@ -378,20 +397,12 @@ class RulesBase(ABC, Generic[Positional, Move]):
         """A short public summary for lists (:meth:`Rules.summary`)."""
 
     @abstractmethod
-    def parse_move(self, data: JSON) -> Move:
+    def parse_move(self, data: JSON) -> Valued:
         """A move from its JSON form; raises :class:`InvalidMove`."""
 
     @abstractmethod
-    def move_to_json(self, move: Move) -> Any:
-        """The JSON form of a move, following ``shapes.move``."""
-
-    @abstractmethod
-    def parse_notation(self, text: str) -> Move:
+    def parse_notation(self, text: str) -> Valued:
         """A move from its notation; raises :class:`InvalidMove`."""
-
-    @abstractmethod
-    def notation(self, move: Move) -> str:
-        """The notation of a move."""
 
     @abstractmethod
     def check_invariants(self, state: Positional) -> list[str]:
@@ -403,7 +414,7 @@ class RulesBase(ABC, Generic[Positional, Move]):
         self.open(turn, rng)
         return turn.events
 
-    def apply(self, state: Positional, player: int, move: Move, rng: RandomStream) -> list[Event]:
+    def apply(self, state: Positional, player: int, move: Valued, rng: RandomStream) -> list[Event]:
         """The events of ``player`` making ``move``: a :class:`Turn` on ``state``, decided by
         the game's :meth:`decide`; ``state`` is never changed."""
         turn = Turn(state, self)
@@ -414,12 +425,22 @@ class RulesBase(ABC, Generic[Positional, Move]):
         """The state after ``event``, changed in place: the catalogue's handler."""
         return self.events.evolve(state, event)
 
+    def move_to_json(self, move: Valued) -> dict[str, Any]:
+        """The JSON form of a move, following ``shapes.move``: the move value object's own
+        (:meth:`MoveValue.to_json`; docs/architecture.md, "Typed events, moves and views")."""
+        return cast(dict[str, Any], move.to_json())
+
+    def notation(self, move: Valued) -> str:
+        """The notation of a move: the move value object's own (:meth:`MoveValue.notation`;
+        docs/architecture.md, "Typed events, moves and views")."""
+        return move.notation()
+
     def event_view(self, event: Event, viewer: Viewer) -> dict[str, Any]:
         """Default: the whole data, for everyone."""
         del viewer
         return dict(event.data)
 
-    def bot_move(self, state: Positional, player: int, bot: random.Random) -> Move | None:
+    def bot_move(self, state: Positional, player: int, bot: random.Random) -> Valued | None:
         """Default: no policy of the game's own (bots draw a legal move uniformly)."""
         del state, player, bot
         return None

@@ -70,15 +70,3 @@ class RandomStream:
             j = self.below(i + 1)
             out[i], out[j] = out[j], out[i]
         return out
-
-
-class NoRandomness(RandomStream):
-    """A stream that refuses to draw: given to replays and to moves that must not need luck.
-    Drawing from it is a bug and raises ``RuntimeError``."""
-
-    def __init__(self, position: int = 0) -> None:
-        super().__init__("", position)
-
-    def number(self) -> int:
-        """Refuse: this code path must not use randomness."""
-        raise RuntimeError("a random number was asked for where none may be drawn")

@@ -8,6 +8,7 @@ from api import problems, schemas
 from api.problems import Failure
 from api.requests import Blueprint, bearer_token, game_uuid
 from api.resources.common import PREFIX, Answer, game_location, services, with_etag
+from application.contract import ledger_event_schemas
 
 blp = Blueprint(
     "games", __name__, url_prefix=PREFIX, description="Kinds of game, the games list, a game"
@@ -26,9 +27,11 @@ def list_game_types() -> list[dict[str, Any]]:
 @blp.response(200, schemas.GameSchemasSchema)
 @blp.problems(Failure(404, "unknown-game"))
 def get_game_schemas(name: str) -> dict[str, Any]:
-    """The JSON Schemas of a game's events (by type), move, view and options, generated from
-    their one typed definition: what GameView.state, MoveRequest.move and Event.data hold."""
-    return services().app.game_schemas(name)
+    """The JSON Schemas of a game's events (by type), move, view and options, and of the
+    ledger's own events (``ledger_events``), generated from their one typed definition: what
+    GameView.state, MoveRequest.move and Event.data hold (docs/api.md, "The schemas of a
+    game's data")."""
+    return {**services().app.game_schemas(name), "ledger_events": ledger_event_schemas()}
 
 
 @blp.route("/games", methods=["GET"])

@@ -199,14 +199,6 @@ class AzulRules(RulesBase[AzulState, Move]):
         """A move from its JSON form (docs/azul.md, "Moves")."""
         return move_from_json(data)
 
-    def move_to_json(self, move: Move) -> dict[str, Any]:
-        """The JSON form of a move (docs/azul.md, "Moves")."""
-        return cast(dict[str, Any], move.to_json())
-
     def parse_notation(self, text: str) -> Move:
         """A move from compact notation (``F3R2``, ``CR-``, ``2>4``; docs/azul.md, "Moves")."""
         return move_from_notation(text)
-
-    def notation(self, move: Move) -> str:
-        """The compact notation of a move (docs/azul.md, "Moves")."""
-        return move.notation()

@@ -2,7 +2,8 @@
 Bridges, Castles & Bazaars; docs/carcassonne.md, "Castles" and "Bazaars"): a castle decision
 (:class:`Decision`, with the features a castle may score, :class:`FiefOption`) and a bazaar
 under way (:class:`Bazaar`). They are JSON-safe: the snapshot stores them as they are
-(:mod:`domain.carcassonne.state`), and the view shows them (:mod:`domain.carcassonne.view`).
+(:mod:`domain.carcassonne.state`), and the view shows them with the same fields (a copy;
+:mod:`domain.carcassonne.view`), so each has one definition for both.
 
 They live apart from the castles and bazaars so that the state can name them without
 importing the expansion, which imports the state.
@@ -38,7 +39,7 @@ class Decision(TypedDict):
 
 
 class Bazaar(TypedDict):
-    """A bazaar under way (expansion, rules "Bazaars"; see
+    """A bazaar under way (expansion, rules "Bazaars"; docs/carcassonne.md, "View"; see
     :mod:`domain.carcassonne.expansion.bazaars.auction`): ``active`` (who placed the
     bazaar), ``variant``, ``stage`` (``"auction"`` or ``"play"``), ``tiles`` (revealed,
     nobody's yet), ``won`` (per seat its tile or null), ``auctioneer``, ``lot``, ``bid``,

@@ -166,7 +166,8 @@ def checked(move: Place) -> Place:
 
 
 MOVES: dict[int, tuple[Place, ...]] = {}
-"""The memo of :func:`placements`, keyed ``((pos << 8 | kind << 2 | turns) << 16) | free``."""
+"""The memo of :func:`placements`, keyed ``((pos << 8 | kind << 2 | turns) << 16) | free``
+(``bench/carcassonne_engine.py --cold`` empties it before every game; docs/performance.md)."""
 MOVES_LIMIT: Final = 200_000
 
 
@@ -204,8 +205,3 @@ def build_placements(key: int, kind: int, pos: int, turns: int, free: int) -> tu
         MOVES.clear()
     MOVES[key] = found
     return found
-
-
-def clear_memo() -> None:
-    """Forget every memoised placement (benchmarks use it to time a cold start)."""
-    MOVES.clear()

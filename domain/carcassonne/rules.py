@@ -254,15 +254,7 @@ class CarcassonneRules(RulesBase[CarcassonneState, Move]):
         """A move from JSON (:func:`domain.carcassonne.every_move.parse_move`)."""
         return every_move.parse_move(data)
 
-    def move_to_json(self, move: Move) -> dict[str, Any]:
-        """The JSON form of a move (its ``to_json``)."""
-        return cast(dict[str, Any], move.to_json())
-
     def parse_notation(self, text: str) -> Move:
         """A move from compact notation (``D@1,0r90+c0``;
         :func:`domain.carcassonne.every_move.parse_notation`)."""
         return every_move.parse_notation(text)
-
-    def notation(self, move: Move) -> str:
-        """The compact notation of a move (its ``notation``)."""
-        return move.notation()

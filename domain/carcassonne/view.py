@@ -106,30 +106,13 @@ class CastleView(TypedDict):
     points: int | None
 
 
-class DecisionView(TypedDict):
-    """The castle decision the game waits for: ``kind`` (``castle`` or ``fief``), who
-    decides, the city or castle, and for a fief the features it may score."""
+DecisionView = Decision
+"""The castle decision the game waits for, shown with exactly the fields the state holds
+(:class:`~domain.carcassonne.decisions.Decision`; :func:`decision_view` copies it)."""
 
-    kind: str
-    player: int
-    at: Segment
-    options: NotRequired[list[FiefOption]]
-
-
-class BazaarView(TypedDict):
-    """The bazaar under way (expansion, rules "Bazaars"; docs/carcassonne.md, "View")."""
-
-    active: int
-    variant: str
-    stage: str
-    tiles: list[str]
-    won: list[str | None]
-    auctioneer: int
-    lot: str | None
-    bid: int
-    bidder: int
-    queue: list[int]
-    turns: list[int]
+BazaarView = Bazaar
+"""The bazaar under way, shown with exactly the fields the state holds
+(:class:`~domain.carcassonne.decisions.Bazaar`; :func:`bazaar_view` copies it)."""
 
 
 class CarcassonneView(TypedDict):

@@ -199,14 +199,6 @@ class RiskRules(RulesBase[RiskState, RiskMove]):
         """A move from JSON (:func:`domain.risk.moves.parse_move`; docs/risk.md, "Moves")."""
         return parse_move(data)
 
-    def move_to_json(self, move: RiskMove) -> dict[str, Any]:
-        """The JSON form of a move (its ``to_json``)."""
-        return cast(dict[str, Any], move.to_json())
-
     def parse_notation(self, text: str) -> RiskMove:
         """A move from its notation (:func:`domain.risk.moves.parse_notation`)."""
         return parse_notation(text)
-
-    def notation(self, move: RiskMove) -> str:
-        """The notation of a move (its ``notation``)."""
-        return move.notation()

@@ -13,15 +13,19 @@ the others see how many cards changed hands.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Mapping
+from typing import Any, Literal, TypeVar, cast
 
 from typing_extensions import TypedDict
 
+from domain.ledger_events import MoveMade
 from domain.protocol import Event, Outcome, Viewer
 from domain.risk.cards import deck
 from domain.risk.classic.cards import set_value
+from domain.risk.constitution.events import DealExecuted, DealProposed
 from domain.risk.constitution.golden_horse import horse_bonus
-from domain.risk.move_json import TransferRecord
+from domain.risk.events import CardDrawn, PlayerEliminated
+from domain.risk.move_json import ProposeJson, TransferJson, TransferRecord
 from domain.risk.state import (
     EXCHANGE,
     FORTIFY,
@@ -179,52 +183,85 @@ def _proposal(proposal: Proposal, viewer: Viewer, everything: bool) -> ProposalV
     return hidden
 
 
-def _hide_cards(transfer: TransferRecord) -> TransferRecord:
+def _hide_cards(transfer: TransferJson) -> TransferRecord:
     """A transfer without the names of its cards (their number stays)."""
-    out = transfer.copy()
+    # A move's transfer is a record's without card_count, which is optional there.
+    out = cast(TransferRecord, transfer.copy())
     if "cards" in transfer:
         del out["cards"]
         out["card_count"] = len(transfer["cards"])
     return out
 
 
-def _deal_parties(data: dict[str, Any]) -> set[int]:
-    parties: set[int] = set()
-    if "by" in data:
-        parties.add(data["by"])
-    parties.update(data.get("to", []))
-    for transfer in data.get("transfers", []):
-        parties.update((transfer["from"], transfer["to"]))
-    return parties
-
-
 def event_view(event: Event, viewer: Viewer) -> dict[str, Any]:
     """An event's data as ``viewer`` may see it (module docstring). Applied to data already
     hidden it changes nothing more, so anyone can derive the spectator's view from their
-    own (the hash chain covers the spectator's view; docs/audit.md)."""
+    own (the hash chain covers the spectator's view; docs/audit.md). Each event is read
+    through its ``TypedDict`` (:mod:`domain.risk.events`, :mod:`domain.risk.constitution.events`,
+    :mod:`domain.ledger_events`)."""
     data = event.data
     if viewer.arbiter:
         return dict(data)
+    seat = viewer.seat
+    shown: Mapping[str, object]  # a new dict: each helper copies the data it is given
     match event.type:
-        case "CardDrawn" if viewer.seat != data["seat"]:
-            return {k: v for k, v in data.items() if k != "card"}
-        case "PlayerEliminated" if viewer.seat not in (data["seat"], data["by"]):
-            return {k: v for k, v in data.items() if k != "cards"}
-        case "DealProposed" | "DealExecuted" if viewer.seat not in _deal_parties(data):
-            return {**data, "transfers": [_hide_cards(t) for t in data["transfers"]]}
-        case "MoveMade" if data["move"].get("type") == "propose":
-            return _move_view(data, viewer)
-    return dict(data)
+        case "CardDrawn":
+            shown = _card_drawn(cast(CardDrawn, data), seat)
+        case "PlayerEliminated":
+            shown = _eliminated(cast(PlayerEliminated, data), seat)
+        case "DealProposed":
+            proposed = cast(DealProposed, data)
+            shown = _deal(proposed, {proposed["by"], *proposed["to"]}, seat)
+        case "DealExecuted":
+            shown = _deal(cast(DealExecuted, data), set(), seat)
+        case "MoveMade":
+            shown = _move_view(cast(MoveMade, data), seat)
+        case _:
+            return dict(data)
+    return cast(dict[str, Any], shown)
 
 
-def _move_view(data: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+def _card_drawn(data: CardDrawn, seat: int | None) -> CardDrawn:
+    """The card drawn is shown to the drawer only."""
+    shown = data.copy()
+    if seat != data["seat"]:
+        shown.pop("card", None)
+    return shown
+
+
+def _eliminated(data: PlayerEliminated, seat: int | None) -> PlayerEliminated:
+    """The eliminated player's hand is shown to that player and to the one it goes to."""
+    shown = data.copy()
+    if seat not in (data["seat"], data["by"]):
+        shown.pop("cards", None)
+    return shown
+
+
+Deal = TypeVar("Deal", DealProposed, DealExecuted)
+
+
+def _deal(data: Deal, parties: set[int], seat: int | None) -> Deal:
+    """A deal's cards are shown to its parties only: ``parties`` (a proposal's proposer and
+    addressees) and every seat that gives or receives in it (``givers``)."""
+    givers = {party for t in data["transfers"] for party in (t["from"], t["to"])}
+    shown = data.copy()
+    if seat not in parties | givers:
+        shown["transfers"] = [_hide_cards(t) for t in data["transfers"]]
+    return shown
+
+
+def _move_view(data: MoveMade, seat: int | None) -> MoveMade:
     """A recorded ``propose`` move: its cards are shown to the deal's parties only."""
-    move = data["move"]
+    shown = data.copy()
+    if data["move"].get("type") != "propose":
+        return shown
+    move = cast(ProposeJson, data["move"])
     parties = {data["seat"], *move.get("to", [])}
-    if viewer.seat in parties or not any("cards" in t for t in move.get("transfers", [])):
-        return dict(data)
-    hidden = {**move, "transfers": [_hide_cards(t) for t in move["transfers"]]}
-    return {**data, "move": hidden, "notation": "propose (cards hidden)"}
+    if seat in parties or not any("cards" in t for t in move.get("transfers", [])):
+        return shown
+    shown["move"] = {**move, "transfers": [_hide_cards(t) for t in move["transfers"]]}
+    shown["notation"] = "propose (cards hidden)"
+    return shown
 
 
 def outcome(state: RiskState) -> Outcome | None:

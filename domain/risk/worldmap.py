@@ -55,11 +55,6 @@ class WorldMap:
         """Every border once, as the unordered pair of its two territories."""
         return frozenset(frozenset((a, b)) for a, ns in self.adjacency.items() for b in ns)
 
-    def continent_of(self, territory: str) -> Continent:
-        """The continent holding ``territory`` (each territory is in exactly one)."""
-        code = self.territory(territory).continent
-        return next(c for c in self.continents if c.code == code)
-
     def territory(self, name: str) -> Territory:
         """The territory called ``name``; ``KeyError`` if there is none."""
         for t in self.territories:

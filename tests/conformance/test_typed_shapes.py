@@ -1,5 +1,7 @@
 """Every event, move, view and option set of random play follows its JSON Schema
-(docs/architecture.md, "Typed events, moves and views"), for every registered game.
+(docs/architecture.md, "Typed events, moves and views"), for every registered game, and so does
+every ledger event (``Created``, ``SeatJoined``, ``MoveMade``, the undo protocol's) as the
+event log presents it to each viewer (docs/api.md, "The schemas of a game's data").
 
 The schemas are the ones clients read: generated from each game's one typed definition
 (:mod:`application.contract`), closed, and checked here with an independent validator
@@ -15,10 +17,12 @@ from typing import Any
 import jsonschema_rs
 import pytest
 
-from application.contract import GameContract, game_contract
+from application.contract import GameContract, game_contract, ledger_event_schemas
+from application.presenters import present_event
 from domain.bots import choose_move
+from domain.game import Game
 from domain.protocol import Event, GameError, Rules, Viewer
-from domain.randomness import RandomStream
+from domain.randomness import RandomStream, commitment
 from domain.registry import games
 from tests.conformance.test_random_play import DEFAULT_PLAN, PLANS
 
@@ -158,3 +162,98 @@ def test_schemas_are_closed(name: str) -> None:
     move = rules.move_to_json(rules.legal_moves(state, player)[0])
     assert jsonschema_rs.validator_for(contract.move).is_valid(move)
     assert not jsonschema_rs.validator_for(contract.move).is_valid({**move, "undeclared": 1})
+
+
+LEDGER_MOVES = 40
+"""Moves of the ledger run: enough for every undo the run asks for, early in the game."""
+
+
+class Ledger:
+    """A game played through the ledger's aggregate, every event it records presented by the
+    event log to each seat, a spectator and the arbiter and checked against its schema."""
+
+    def __init__(self, rules: Rules[Any, Any], checks: Validators) -> None:
+        self.rules = rules
+        self.checks = checks
+        self.ledger = {
+            name: jsonschema_rs.validator_for(schema)
+            for name, schema in ledger_event_schemas().items()
+        }
+        self.seen: set[str] = set()
+        self.undone_by: set[str] = set()
+        seed = f"ledger-{rules.name}"
+        self.game = Game.create(
+            game=rules.name,
+            players=rules.min_players,
+            options=rules.normalise_options({}),
+            settings={"undo": "free", "tournament": False},
+            seed=seed,
+            seed_sha256=commitment(seed),
+            arbiter_sha256="arbiter-digest",
+        )
+        self.check()
+
+    def check(self) -> None:
+        """Present every event recorded since the last check to every viewer; validate it."""
+        game = self.game
+        for stored in game.collect_events():
+            for viewer in _viewers(game.players):
+                shown = present_event(game, stored, viewer)
+                kind = shown["type"]
+                validator = self.ledger.get(kind) or self.checks.events[kind]
+                _valid(validator, shown["data"], f"{kind} in the log seen by {viewer}")
+                self.seen.add(kind)
+                if kind == "TurnsUndone":
+                    self.undone_by.add(shown["data"]["by"])
+
+    def move(self, bot: random.Random) -> bool:
+        """One random move by a seat to act; False once nobody may act."""
+        game = self.game
+        acting = self.rules.current_players(game.state)
+        if not acting:
+            return False
+        seat = bot.choice(acting)
+        game.play(seat, self.rules.move_to_json(choose_move(self.rules, game.state, seat, bot)))
+        self.check()
+        return True
+
+    def undo(self, *, accept: bool) -> None:
+        """The seat of the last turn takes it back (at once: ``undo: free``); then a seat asks
+        to take back turns of other seats too, and those asked answer (``accept``)."""
+        game = self.game
+        game.request_undo(game.turns[-1][1])
+        self.check()
+        for count in range(2, len(game.turns) + 1):
+            seat = game.turns[-count][1]
+            if any(other != seat for _, other in game.turns[-count:]):
+                game.request_undo(seat, count)
+                break
+        self.check()
+        for seat in list(game.undo_request["waiting"]) if game.undo_request else []:
+            if game.undo_request is not None:
+                game.answer_undo(seat, accept)
+        self.check()
+
+
+@pytest.mark.parametrize("name", sorted(games()))
+def test_the_ledger_events_follow_their_schemas(name: str) -> None:
+    """A game through the aggregate, with every kind of undo: each ledger event as the event
+    log presents it to each viewer (secrets left out, hidden cards hidden) follows its schema,
+    and so does each of the game's own events there."""
+    rules = games()[name]
+    run = Ledger(rules, Validators(game_contract(rules)))
+    for index in range(rules.min_players):
+        run.game.join(index, f"seat {index}", f"token-digest-{index}")
+        run.check()
+    bot = random.Random(11)
+    for moves in range(PLANS.get(name, DEFAULT_PLAN).max_moves):
+        if moves in (LEDGER_MOVES // 2, LEDGER_MOVES):
+            run.undo(accept=moves == LEDGER_MOVES)
+        if moves == LEDGER_MOVES + 1:
+            run.game.arbiter_undo(len(run.game.turns) - 1, "a misplayed move")
+            run.check()
+        if not run.move(bot):
+            break
+    assert run.rules.outcome(run.game.state) is not None
+    assert set(ledger_event_schemas()) <= run.seen
+    assert run.undone_by == {"player", "consent", "arbiter"}

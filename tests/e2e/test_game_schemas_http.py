@@ -1,7 +1,8 @@
 """A client reads the JSON Schemas of a game from the API (``GET /game-types/{name}/schemas``)
 and checks everything the API then shows it against them: every view's ``state`` for each
-seat and a spectator, every legal move, every event's data in the event log
-(docs/api.md, "Game types"; docs/architecture.md, "Typed events, moves and views")."""
+seat and a spectator, every legal move, every event's data in the event log, the game's own
+events and the ledger's (docs/api.md, "Game types"; docs/architecture.md, "Typed events, moves
+and views")."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import jsonschema_rs
 import pytest
 from flask.testing import FlaskClient
 
-from application.contract import game_contract
+from application.contract import game_contract, ledger_event_schemas
 from domain.registry import games
 from infrastructure.container import Services
 from tests.e2e.conftest import bearer, seeded_game
@@ -38,9 +39,11 @@ def test_the_served_schemas_describe_what_the_api_shows(
     contract = game_contract(games()[name])
     assert schemas["events"] == contract.events and schemas["view"] == contract.view
     assert set(schemas["events"]) == set(games()[name].event_types)
+    assert schemas["ledger_events"] == ledger_event_schemas()
     view_schema = jsonschema_rs.validator_for(schemas["view"])
     move_schema = jsonschema_rs.validator_for(schemas["move"])
     events = {kind: jsonschema_rs.validator_for(s) for kind, s in schemas["events"].items()}
+    ledger = {kind: jsonschema_rs.validator_for(s) for kind, s in schemas["ledger_events"].items()}
     options_schema = jsonschema_rs.validator_for(schemas["options"])
 
     players = games()[name].min_players + 1
@@ -70,6 +73,11 @@ def test_the_served_schemas_describe_what_the_api_shows(
     assert rules_events, "the game recorded events of the rules"
     for event in rules_events:
         _check(events[event["type"]], event["data"], f"a spectator's {event['type']}")
+    ledger_events = [e for e in log["items"] if e["type"] in ledger]
+    assert {e["type"] for e in ledger_events} >= {"Created", "SeatJoined", "MoveMade"}
+    for event in ledger_events:
+        _check(ledger[event["type"]], event["data"], f"a spectator's {event['type']}")
+    assert len(rules_events) + len(ledger_events) == len(log["items"])
 
 
 def test_an_unknown_game_has_no_schemas(client: FlaskClient) -> None:

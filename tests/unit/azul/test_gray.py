@@ -11,7 +11,7 @@ from domain.azul.moves import CENTRE, FLOOR
 from domain.azul.state import TILING
 from domain.azul.tiles import COLOUR_INDEX
 from domain.protocol import IllegalMove, Viewer
-from domain.randomness import NoRandomness
+from tests.randomness import NoRandomness
 
 from .helpers import of_type, play, table, wall_rows
 

@@ -12,7 +12,8 @@ import pytest
 
 from domain.azul import AZUL, AzulState
 from domain.protocol import Event
-from domain.randomness import NoRandomness, RandomStream
+from domain.randomness import RandomStream
+from tests.randomness import NoRandomness
 
 from .helpers import random_game
 

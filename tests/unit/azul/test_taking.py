@@ -11,7 +11,7 @@ from domain.azul.moves import CENTRE, FLOOR
 from domain.azul.state import OVER
 from domain.azul.tiles import COLOUR_INDEX
 from domain.protocol import GameError, IllegalMove, InvalidMove, Viewer
-from domain.randomness import NoRandomness
+from tests.randomness import NoRandomness
 
 from .helpers import counts, of_type, play, table
 

@@ -1,0 +1,115 @@
+"""The ledger's own events as the event log shows them: one ``TypedDict`` per event, named as
+the event (docs/architecture.md, "Events are the record" and "Typed events, moves and
+views"; docs/audit.md, "Undo").
+
+The game aggregate (:class:`domain.game.Game`) stores these events around the games' own:
+``Created``, ``SeatJoined``, ``MoveMade``, and the undo protocol's ``UndoRequested``,
+``UndoAnswered`` and ``TurnsUndone``. Each definition here is the event's *public* data —
+what ``Game.Event.public_data`` gives, the event log presents and the hash chain covers —
+so the secret fields (``domain.game.SECRET_FIELDS``: ``Created``'s ``seed`` and
+``arbiter_sha256``, ``SeatJoined``'s ``token_sha256``) and the chain's own fields
+(``prev_hash``, ``hash``, ``sealed``: the envelope of a presented event) are not in them.
+:mod:`application.contract` generates the JSON Schema of each (``LEDGER_EVENTS``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from typing_extensions import TypedDict
+
+
+class LedgerSettings(TypedDict):
+    """The ledger settings fixed at creation (docs/api.md, "Ledger settings: undo and
+    tournaments"; :func:`domain.undo.normalise_settings`)."""
+
+    undo: Literal["none", "consent", "free"]
+    tournament: bool
+
+
+class ScenarioAnalysis(TypedDict):
+    """An analysis game made by a scenario's options (the rules' ``is_scenario``)."""
+
+    scenario: bool
+
+
+class ForkAnalysis(TypedDict):
+    """An analysis game forked from ``source`` after its turn ``turn`` (at its ``version``;
+    docs/api.md, "forks")."""
+
+    source: str
+    turn: int
+    version: int
+
+
+class Created(TypedDict):
+    """The game was created: its kind, seats, options (the game's ``options`` shape), ledger
+    settings, the SHA-256 commitment to its secret seed, and for an analysis game what it
+    analyses and its ``prelude``: the game's events it starts from, each ``[type, data]``
+    (docs/architecture.md, "Randomness")."""
+
+    game: str
+    players: int
+    options: dict[str, Any]
+    settings: LedgerSettings
+    seed_sha256: str
+    analysis: ScenarioAnalysis | ForkAnalysis | None
+    prelude: list[list[Any]]
+
+
+class SeatJoined(TypedDict):
+    """A seat was taken by a player of that name (plain text)."""
+
+    seat: int
+    name: str
+
+
+class MoveMade(TypedDict):
+    """A seat made a move: its JSON form (the game's ``move`` shape; a Risk deal's cards are
+    shown to its parties only, the others see ``card_count``: docs/risk.md, "Hidden
+    information") and its notation. It starts a turn."""
+
+    seat: int
+    move: dict[str, Any]
+    notation: str
+
+
+class UndoRequested(TypedDict):
+    """``seat`` asked to take back the last ``turns`` turns, back to ``to_version``; the
+    seats in ``waiting`` must answer (docs/audit.md, "Undo")."""
+
+    seat: int
+    to_version: int
+    turns: int
+    waiting: list[int]
+
+
+class UndoAnswered(TypedDict):
+    """A seat asked accepted or refused the pending request."""
+
+    seat: int
+    accepted: bool
+
+
+class TurnsUndone(TypedDict):
+    """The game went back to ``to_version``, ``turns`` turns taken back: by a ``player``
+    (``seat``) at once, by ``consent`` of those asked (``seat`` the asker), or by the
+    ``arbiter`` (``seat`` -1) with a ``reason`` (empty otherwise)."""
+
+    to_version: int
+    turns: int
+    by: Literal["player", "consent", "arbiter"]
+    seat: int
+    reason: str
+
+
+LEDGER_EVENTS: tuple[type[Mapping[str, object]], ...] = (
+    Created,
+    SeatJoined,
+    MoveMade,
+    UndoRequested,
+    UndoAnswered,
+    TurnsUndone,
+)
+"""Every ledger event's definition, in the order a game records them first."""
