@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.game import Game
-from domain.protocol import Event, Viewer
+from domain.protocol import Event, Rules, Viewer
 
 
 def status_of(game: Game) -> str:
@@ -59,17 +59,20 @@ def event_type(stored: Game.Event) -> str:
     return stored.type_name
 
 
-def present_event(game: Game, stored: Game.Event, viewer: Viewer) -> dict[str, Any]:
-    """One stored event as the log shows it to ``viewer``: envelope, redacted data, the seal
-    of an event that hides something (docs/audit.md, "Hidden information"), and its links of
-    the hash chain. Once the game has ended nothing is hidden any more."""
+def present_event(
+    rules: Rules[Any, Any], finished: bool, stored: Game.Event, viewer: Viewer
+) -> dict[str, Any]:
+    """One stored event of a game of ``rules`` as the log shows it to ``viewer``: envelope,
+    redacted data (the rules' ``event_view``), the seal of an event that hides something
+    (docs/audit.md, "Hidden information"), and its links of the hash chain. Once the game has
+    ``finished`` nothing is hidden any more."""
     name = stored.type_name
-    if game.finished:
+    if finished:
         viewer = Viewer(seat=viewer.seat, arbiter=True)
     if isinstance(stored, Game.Played):
-        data = _game_event_data(game, Event(name, stored.data), viewer)
+        data = rules.event_view(Event(name, stored.data), viewer)
     elif name == "MoveMade":
-        data = _game_event_data(game, Event(name, stored.public_data()), viewer)
+        data = rules.event_view(Event(name, stored.public_data()), viewer)
     else:
         data = stored.public_data()
     return {
@@ -81,9 +84,3 @@ def present_event(game: Game, stored: Game.Event, viewer: Viewer) -> dict[str, A
         "prev_hash": stored.prev_hash,
         "hash": stored.hash,
     }
-
-
-def _game_event_data(game: Game, domain_event: Event, viewer: Viewer) -> dict[str, Any]:
-    """An event's data as ``viewer`` may see it (the rules' ``event_view``: every field,
-    unless the game hides information)."""
-    return game.rules.event_view(domain_event, viewer)

@@ -18,8 +18,10 @@ from application.audit_format import FORMAT, FORMAT_VERSION, moves_of
 from application.audit_import import stored_events
 from application.errors import BadRequest, Conflict, NotFound
 from application.paging import MAX_PAGE
-from application.service import SNAPSHOT_INTERVAL, GameLedger, project_game
+from application.service import GameLedger
+from application.store import SNAPSHOT_INTERVAL, project_game
 from application.verification import replay_record
+from domain.game import Game
 from domain.protocol import Viewer
 from domain.registry import rules_for
 
@@ -87,12 +89,16 @@ def import_record(app: GameLedger, record: Any) -> UUID:
         raise Conflict("game-exists", f"A game {game_id} already exists in this store.")
     events = stored_events(record)
     _check(record, final, project_game(None, events), "nothing was imported")
+    store = app.games.store_of(game_id)
     try:
-        app.save(*events)
+        store.save(*events)
     except IntegrityError:
         raise Conflict("game-exists", f"A game {game_id} already exists in this store.") from None
-    for version in range(SNAPSHOT_INTERVAL, len(events) + 1, SNAPSHOT_INTERVAL):
-        app.take_snapshot(game_id, version=version, projector_func=project_game)
+    game: Game | None = None
+    for stored in events:  # a snapshot every SNAPSHOT_INTERVAL events, as play takes them
+        game = stored.mutate(game)
+        if game is not None and stored.originator_version % SNAPSHOT_INTERVAL == 0:
+            store.take_game_snapshot(game)
     _check(record, final, app.game_at(game_id, len(events)), "read back from the store")
     return game_id
 

@@ -1,52 +1,48 @@
 """The use cases of the service (docs/architecture.md, "Write side"): create a game, join a
-seat, make a move, and the queries that read one game — its view now or at any version, the
-legal moves of a seat, its event log. Lists of games come from read models
+seat, make a move, undo, fork, and the queries that read one game — its view now or at any
+version, the legal moves of a seat, its event log. Lists of games come from read models
 (application/projections/).
 
-Each command is get → command → save. A command carries the version the client saw; a stale
-version, or another save that wins the race, is a :class:`Conflict` and changes nothing."""
+Each command is one load (none when the game is cached at the version the client saw), the
+command, one save (:mod:`application.games`). A command carries the version the client saw;
+a stale version, or another save that wins the race, is a :class:`Conflict` and changes
+nothing."""
 
 from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import (
-    AggregateRecorder,
-    ApplicationRecorder,
-    EventStore,
-    IntegrityError,
-)
-
-from application.contract import game_contract
+from application.cache import GameCache
+from application.contract import game_contract, ledger_event_schemas
 from application.errors import BadRequest, Conflict, InvalidToken, NotFound
+from application.games import Games, Saved, check_version
 from application.paging import check_page
 from application.presenters import event_type, present_event, present_game
+from application.store import SNAPSHOT_INTERVAL, GameStore
 from domain.bots import choose_move
-from domain.game import Game, register_game_events
+from domain.game import Game
+from domain.jsonvalue import copy_json
+from domain.line import LineNeeded
 from domain.protocol import Rules, Viewer
 from domain.randomness import commitment, new_seed
 from domain.registry import games, rules_for
 from domain.undo import normalise_settings
 
-SNAPSHOT_INTERVAL = 50
-"""A snapshot every 50 events: a view at any version replays at most 49 events."""
+__all__ = ["SNAPSHOT_INTERVAL", "GameLedger", "Joined", "Opened", "Played", "new_token"]
+
+DEFAULT_CACHE_BYTES = 64 * 1024 * 1024
+"""The games a process keeps in memory, in estimated bytes (docs/operations.md, "Memory")."""
 
 
 def new_token() -> str:
     """A secret token, a seat's or an arbiter's: 32 random bytes, URL-safe. Every token is
-    minted here; only its SHA-256 (:func:`token_digest`) is ever recorded."""
+    minted here; only its SHA-256 (:func:`domain.randomness.commitment`) is ever recorded."""
     return secrets.token_urlsafe(32)
-
-
-token_digest = commitment
-"""The SHA-256 under which a token is recorded (the token itself never is): the same digest
-as a seed's public commitment (:func:`domain.randomness.commitment`)."""
 
 
 @dataclass(frozen=True)
@@ -67,52 +63,29 @@ class Opened:
     arbiter_token: str | None
 
 
-@dataclass(frozen=True)
-class EventStorage:
-    """Where the games' events and snapshots are recorded (built by infrastructure/)."""
-
-    events: ApplicationRecorder
-    snapshots: AggregateRecorder
+Played = Saved
+"""A command accepted: the version of the game after it and the events it caused."""
 
 
-@dataclass(frozen=True)
-class Played:
-    """A move accepted: the version of the game after it and the events it caused."""
-
-    version: int
-    events: int
-
-
-class GameLedger(Application[UUID]):
-    """Every game of every registered kind, in one event store."""
-
-    name = "gameledger"  # pinned: PostgreSQL tables are named after it
-    snapshotting_intervals: ClassVar[dict[Any, int]] = {Game: SNAPSHOT_INTERVAL}
+class GameLedger:
+    """Every game of every registered kind, in the parts of one event store."""
 
     def __init__(
-        self, storage: EventStorage | None = None, env: dict[str, str] | None = None
+        self, stores: Sequence[GameStore] | None = None, cache_bytes: int = DEFAULT_CACHE_BYTES
     ) -> None:
-        """The games on ``storage`` (the library's in-memory recorders when omitted);
-        ``env`` holds the library's settings (the aggregate cache)."""
-        self._storage = storage
-        super().__init__(
-            {"PERSISTENCE_MODULE": "eventsourcing.popo", "IS_SNAPSHOTTING_ENABLED": "y"}
-            | (env or {})
-        )
-        for rules in games().values():
-            register_game_events(rules)
+        """The games of ``stores`` (one in-memory part when omitted), keeping up to
+        ``cache_bytes`` (estimated) of them in memory."""
+        self.games = Games(stores or [GameStore()], GameCache(cache_bytes))
 
-    def construct_recorder(self) -> ApplicationRecorder:
-        """The events' recorder given by the storage (the library's extension point)."""
-        if self._storage is None:
-            return super().construct_recorder()
-        return self._storage.events
+    @property
+    def stores(self) -> list[GameStore]:
+        """The parts of the event store."""
+        return self.games.stores
 
-    def construct_snapshot_store(self) -> EventStore[UUID]:
-        """The snapshots' store, on the storage's recorder."""
-        if self._storage is None:
-            return super().construct_snapshot_store()
-        return EventStore(mapper=self.mapper, recorder=self._storage.snapshots)
+    def close(self) -> None:
+        """Close every part of the event store."""
+        for store in self.stores:
+            store.close()
 
     # Commands
 
@@ -146,10 +119,10 @@ class GameLedger(Application[UUID]):
             settings=ledger,
             seed=seed,
             seed_sha256=commitment(seed),
-            arbiter_sha256=token_digest(arbiter_token) if arbiter_token else "",
+            arbiter_sha256=commitment(arbiter_token) if arbiter_token else "",
             analysis={"scenario": True} if rules.is_scenario(fixed) else None,
         )
-        self.save(aggregate)
+        self.games.add(aggregate)
         return aggregate.id
 
     def open_game(
@@ -172,44 +145,43 @@ class GameLedger(Application[UUID]):
         the source's future draws stay secret); linked to its source and never a result. A
         game that hides information (its rules' ``hides_information``) is forked only once it
         has ended: the prelude is public and would show every hand."""
-        source = self._game(game_id)
-        self._viewer(source, token)
-        if source.rules.hides_information and not source.finished:
-            raise Conflict(
-                "hidden-information",
-                "This game hides information (hands of cards) while it runs, and a fork's "
-                "opening would show it to everyone: fork it once it has ended.",
-            )
-        version = self._version_after_turn(source, turn)
-        at = self._game(game_id, version) if version != source.version else source
+        with self.games.reading(game_id) as source:
+            _viewer(source, token)
+            if source.rules.hides_information and not source.finished:
+                raise Conflict(
+                    "hidden-information",
+                    "This game hides information (hands of cards) while it runs, and a fork's "
+                    "opening would show it to everyone: fork it once it has ended.",
+                )
+            kind, players, options = source.game, source.players, copy_json(source.options)
+            version = self._version_after_turn(source, turn)
+        at = self.games.at(game_id, version, whole_line=True)
         seed = new_seed()
-        analysis = {"source": str(game_id), "turn": turn, "version": version}
         aggregate = Game.create(
-            game=source.game,
-            players=source.players,
-            options=source.options,
+            game=kind,
+            players=players,
+            options=options,
             settings={"undo": "free", "tournament": False},
             seed=seed,
             seed_sha256=commitment(seed),
-            analysis=analysis,
-            prelude=[[type_name, data] for _, type_name, data in at.effective],
+            analysis={"source": str(game_id), "turn": turn, "version": version},
+            prelude=[[type_name, data] for _, type_name, data in at.line.effective],
         )
-        self.save(aggregate)
+        self.games.add(aggregate)
         return aggregate.id
 
     def join(self, game_id: UUID, name: str, seat: int | None = None) -> Joined:
-        """Take a seat (the given one, or the first free one) and get its secret token."""
+        """Take a seat (the given one, or the first free one) and get its secret token; when
+        another seat is taken meanwhile, the seat is chosen again on the new state."""
         token = new_token()
-        for _attempt in range(5):
-            game = self._game(game_id)
+
+        def take(game: Game) -> int:
             chosen = seat if seat is not None else _first_free(game)
-            game.join(chosen, name, token_digest(token))
-            try:
-                self.save(game)
-            except IntegrityError:
-                continue  # another seat was taken meanwhile: decide again on the new state
-            return Joined(seat=chosen, token=token, version=game.version)
-        raise Conflict("concurrent-update", "The game kept changing; try again.")
+            game.join(chosen, name, commitment(token))
+            return chosen
+
+        saved, chosen = self.games.command(game_id, None, take)
+        return Joined(seat=chosen, token=token, version=saved.version)
 
     def play(
         self,
@@ -226,41 +198,37 @@ class GameLedger(Application[UUID]):
         nothing is."""
         if (move is None) == (notation is None):
             raise BadRequest("invalid-request", "Send exactly one of 'move' and 'notation'.")
-        game = self._game(game_id)
-        seat = self._seat(game, token)
-        _check_version(game, expected_version)
-        game.play(seat, move, notation=notation)
-        return self._save_command(game)
 
-    def _save_command(self, game: Game) -> Played:
-        count = len(game.pending_events)
-        try:
-            self.save(game)
-        except IntegrityError:
-            raise Conflict(
-                "stale-version", "Another command was saved first; reload and try again."
-            ) from None
-        return Played(version=game.version, events=count)
+        def make(game: Game) -> None:
+            seat = _seat(game, token)
+            check_version(game, expected_version)
+            game.play(seat, move, notation=notation)
+
+        return self.games.command(game_id, expected_version, make)[0]
 
     def request_undo(
         self, game_id: UUID, token: str, turns: int = 1, expected_version: int | None = None
     ) -> Played:
         """The token's seat asks to take back its own last ``turns`` turns (domain/undo.py)."""
-        game = self._game(game_id)
-        seat = self._seat(game, token)
-        _check_version(game, expected_version)
-        game.request_undo(seat, turns)
-        return self._save_command(game)
+
+        def ask(game: Game) -> None:
+            seat = _seat(game, token)
+            check_version(game, expected_version)
+            game.request_undo(seat, turns)
+
+        return self.games.command(game_id, expected_version, ask, whole_line=True)[0]
 
     def answer_undo(
         self, game_id: UUID, token: str, accept: bool, expected_version: int | None = None
     ) -> Played:
         """The token's seat accepts or refuses the pending undo request."""
-        game = self._game(game_id)
-        seat = self._seat(game, token)
-        _check_version(game, expected_version)
-        game.answer_undo(seat, accept)
-        return self._save_command(game)
+
+        def answer(game: Game) -> None:
+            seat = _seat(game, token)
+            check_version(game, expected_version)
+            game.answer_undo(seat, accept)
+
+        return self.games.command(game_id, expected_version, answer, whole_line=True)[0]
 
     def arbiter_undo(
         self,
@@ -271,12 +239,14 @@ class GameLedger(Application[UUID]):
         expected_version: int | None = None,
     ) -> Played:
         """The arbiter takes the game back to the end of ``turn``, with a reason."""
-        game = self._game(game_id)
-        if not game.arbiter_sha256 or token_digest(arbiter_token) != game.arbiter_sha256:
-            raise InvalidToken("invalid-token", "That is not this game's arbiter token.")
-        _check_version(game, expected_version)
-        game.arbiter_undo(turn, reason)
-        return self._save_command(game)
+
+        def take_back(game: Game) -> None:
+            if not game.arbiter_sha256 or commitment(arbiter_token) != game.arbiter_sha256:
+                raise InvalidToken("invalid-token", "That is not this game's arbiter token.")
+            check_version(game, expected_version)
+            game.arbiter_undo(turn, reason)
+
+        return self.games.command(game_id, expected_version, take_back, whole_line=True)[0]
 
     # Queries
 
@@ -312,9 +282,9 @@ class GameLedger(Application[UUID]):
 
     @staticmethod
     def game_schemas(name: str) -> dict[str, Any]:
-        """The JSON Schemas of a game's events (by type), move, view and options, generated
-        from their one typed definition (docs/api.md, "Game types"; :mod:`application.contract`).
-        Raises ``unknown-game``."""
+        """The JSON Schemas of a game's events (by type), move, view and options, and of the
+        ledger's own events, generated from their one typed definition (docs/api.md, "Game
+        types"; :mod:`application.contract`). Raises ``unknown-game``."""
         contract = game_contract(rules_for(name))
         return {
             "game": contract.game,
@@ -322,74 +292,82 @@ class GameLedger(Application[UUID]):
             "move": contract.move,
             "view": contract.view,
             "options": contract.options,
+            "ledger_events": ledger_event_schemas(),
         }
 
     def game_at(self, game_id: UUID, version: int) -> Game:
-        """The game aggregate as it was at ``version`` (read models rebuild from it)."""
-        return self._game(game_id, version)
+        """The game aggregate as it was at ``version``, a copy of its own (read models
+        rebuild from it)."""
+        return self.games.at(game_id, version)
 
     def rules_of(self, game_id: UUID) -> Rules[Any, Any]:
         """The rules of the game's kind."""
-        return self._game(game_id).rules
+        with self.games.reading(game_id) as game:
+            return game.rules
 
     def whose_turn(self, game_id: UUID) -> tuple[int, list[int]]:
         """The game's version and the seats that may act now (none before it starts or
         after it ends)."""
-        game = self._game(game_id)
-        players = game.rules.current_players(game.state) if game.started else []
-        return game.version, players
+        with self.games.reading(game_id) as game:
+            players = game.rules.current_players(game.state) if game.started else []
+            return game.version, players
 
     def viewer(self, game_id: UUID, token: str | None) -> Viewer:
         """The viewer a token stands for: its seat, or a spectator without a token."""
-        return self._viewer(self._game(game_id), token)
+        with self.games.reading(game_id) as game:
+            return _viewer(game, token)
 
     def view_after_turn(self, game_id: UUID, turn: int, token: str | None = None) -> dict[str, Any]:
         """The game as it was after ``turn`` of the current line of play (0: before the
         first move), for the token's holder."""
-        game = self._game(game_id)
-        self._viewer(game, token)
-        return self.view(game_id, token, self._version_after_turn(game, turn))
+        with self.games.reading(game_id) as game:
+            _viewer(game, token)
+            version = self._version_after_turn(game, turn)
+        return self.view(game_id, token, version)
 
-    @staticmethod
-    def _version_after_turn(game: Game, turn: int) -> int:
+    def _version_after_turn(self, game: Game, turn: int) -> int:
+        """The version after ``turn``; a turn older than the line of play the game keeps
+        is found by replaying the game from its first event (:mod:`domain.line`)."""
         if not 0 <= turn <= game.moves:
             raise NotFound("no-such-turn", f"The game has turns 0 to {game.moves}.")
-        if turn == game.moves:
-            return game.version
-        return game.turns[turn][0] - 1
+        try:
+            return game.version_after_turn(turn)
+        except LineNeeded:
+            return self.games.at(game.id, game.version, whole_line=True).version_after_turn(turn)
 
     def view(
         self, game_id: UUID, token: str | None = None, version: int | None = None
     ) -> dict[str, Any]:
         """The game as ``token``'s holder may see it, now or as it was at ``version``."""
-        latest = self._game(game_id)
-        viewer = self._viewer(latest, token)
-        if version is None or version == latest.version:
-            return present_game(latest, viewer)
-        if not 1 <= version <= latest.version:
-            raise NotFound("no-such-version", f"The game has versions 1 to {latest.version}.")
-        return present_game(self._game(game_id, version), viewer)
+        with self.games.reading(game_id) as latest:
+            viewer = _viewer(latest, token)
+            if version is None or version == latest.version:
+                presented: dict[str, Any] = copy_json(present_game(latest, viewer))
+                return presented
+            if not 1 <= version <= latest.version:
+                raise NotFound("no-such-version", f"The game has versions 1 to {latest.version}.")
+        return present_game(self.games.at(game_id, version), viewer)
 
     def legal_moves(self, game_id: UUID, token: str) -> dict[str, Any]:
         """Every move the seat holding ``token`` may make now, in JSON and notation."""
-        game = self._game(game_id)
-        seat = self._seat(game, token)
-        rules = game.rules
-        moves = rules.legal_moves(game.state, seat) if game.started else []
-        return {
-            "seat": seat,
-            "version": game.version,
-            "moves": [
-                {"move": rules.move_to_json(m), "notation": rules.notation(m)} for m in moves
-            ],
-        }
+        with self.games.reading(game_id) as game:
+            seat = _seat(game, token)
+            rules = game.rules
+            moves = rules.legal_moves(game.state, seat) if game.started else []
+            return {
+                "seat": seat,
+                "version": game.version,
+                "moves": [
+                    {"move": rules.move_to_json(m), "notation": rules.notation(m)} for m in moves
+                ],
+            }
 
     def bot_move(self, game_id: UUID, token: str, bot: random.Random) -> dict[str, Any]:
         """The move a random bot would make for the seat holding ``token`` now, in JSON
         (:func:`domain.bots.choose_move`: the game's bot policy, else a uniform legal move)."""
-        game = self._game(game_id)
-        seat = self._seat(game, token)
-        return game.rules.move_to_json(choose_move(game.rules, game.state, seat, bot))
+        with self.games.reading(game_id) as game:
+            seat = _seat(game, token)
+            return game.rules.move_to_json(choose_move(game.rules, game.state, seat, bot))
 
     def event_log(
         self,
@@ -402,65 +380,37 @@ class GameLedger(Application[UUID]):
         """A page of the game's events after version ``after``, as the viewer may see them,
         optionally only of the given types."""
         check_page(after, limit)
-        game = self._game(game_id)
-        viewer = self._viewer(game, token)
+        with self.games.reading(game_id) as game:
+            viewer = _viewer(game, token)
+            rules, finished, version = game.rules, game.finished, game.version
         items: list[dict[str, Any]] = []
         last = after
-        for stored in self.repository.event_store.get(game_id, gt=after):
+        for stored in self.games.store_of(game_id).events.get(game_id, gt=after, lte=version):
             assert isinstance(stored, Game.Event)
             last = stored.originator_version
             if types is None or event_type(stored) in types:
-                items.append(present_event(game, stored, viewer))
+                items.append(present_event(rules, finished, stored, viewer))
                 if len(items) == limit:
                     break
-        more = last < game.version
-        return {"items": items, "next_after": last if more else None, "version": game.version}
-
-    # Helpers
-
-    def _game(self, game_id: UUID, version: int | None = None) -> Game:
-        """The game now (from the aggregate cache, brought up to date from the store) or at a
-        version. Every caller gets its own copy: the cached one may be fast-forwarded by
-        another thread at any moment."""
-        try:
-            game: Game = self.repository.get(game_id, version=version, projector_func=project_game)
-        except AggregateNotFoundError:
-            raise NotFound("game-not-found", f"There is no game {game_id}.") from None
-        if not isinstance(game, Game):
-            raise NotFound("game-not-found", f"There is no game {game_id}.")
-        return game
-
-    @staticmethod
-    def _seat(game: Game, token: str) -> int:
-        seat = game.seat_of(token_digest(token)) if token else None
-        if seat is None:
-            raise InvalidToken("invalid-token", "That token holds no seat in this game.")
-        return seat
-
-    def _viewer(self, game: Game, token: str | None) -> Viewer:
-        if not token:
-            return Viewer()
-        if game.arbiter_sha256 and token_digest(token) == game.arbiter_sha256:
-            return Viewer(arbiter=True)
-        return Viewer(seat=self._seat(game, token))
+        more = last < version
+        return {"items": items, "next_after": last if more else None, "version": version}
 
 
-def project_game(game: Game | None, events: Iterable[Any]) -> Game | None:
-    """Apply stored events in order. (The library's default projector checks each event
-    against a runtime protocol, which costs more than applying it.)"""
-    for stored in events:
-        game = stored.mutate(game)
-    return game
+def _seat(game: Game, token: str) -> int:
+    """The seat holding ``token``, else ``invalid-token``."""
+    seat = game.seat_of(commitment(token)) if token else None
+    if seat is None:
+        raise InvalidToken("invalid-token", "That token holds no seat in this game.")
+    return seat
 
 
-def _check_version(game: Game, expected_version: int | None) -> None:
-    """A command decided on an older version than the game's is a conflict."""
-    if expected_version is not None and expected_version != game.version:
-        raise Conflict(
-            "stale-version",
-            f"The command was decided on version {expected_version}, "
-            f"but the game is at version {game.version}.",
-        )
+def _viewer(game: Game, token: str | None) -> Viewer:
+    """Who ``token`` stands for: the arbiter, a seat, or (no token) a spectator."""
+    if not token:
+        return Viewer()
+    if game.arbiter_sha256 and commitment(token) == game.arbiter_sha256:
+        return Viewer(arbiter=True)
+    return Viewer(seat=_seat(game, token))
 
 
 def _first_free(game: Game) -> int:

@@ -41,8 +41,8 @@ def main() -> None:
 
         def sample() -> None:
             while not stop.is_set():
-                head = services.app.recorder.max_notification_id() or 0
-                lags.append(head - follower.position(services.app.name))
+                head = services.app.stores[0].recorder.max_notification_id() or 0
+                lags.append(head - follower.position(services.app.stores[0].name))
                 time.sleep(0.02)
 
         sampler = threading.Thread(target=sample)
@@ -54,9 +54,9 @@ def main() -> None:
             tokens = [services.app.join(game_id, f"p{k}", k).token for k in range(4)]
             play_out(services.app, game_id, tokens, bot)
         write_seconds = time.perf_counter() - started
-        head = services.app.recorder.max_notification_id() or 0
+        head = services.app.stores[0].recorder.max_notification_id() or 0
         drain_start = time.perf_counter()
-        follower.wait(services.app.name, head, timeout=120)
+        follower.wait(services.app.stores[0].name, head, timeout=120)
         drain = time.perf_counter() - drain_start
         stop.set()
         sampler.join()

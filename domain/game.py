@@ -36,6 +36,7 @@ from eventsourcing.utils import register_topic
 from domain import aggregate_adapter, chain, undo
 from domain.errors import GameNotReady, SeatUnavailable
 from domain.jsonvalue import copy_json
+from domain.line import Line
 from domain.protocol import Event as RulesEvent
 from domain.protocol import Rules, Viewer
 from domain.randomness import RandomStream
@@ -91,17 +92,21 @@ class Game(Aggregate):
         prelude: list[list[Any]]
 
     class Snapshot(LibrarySnapshot):
-        """The game at a version, its state written by the rules' ``state_to_json`` (views
-        at a version of a long game start from the snapshot before it)."""
+        """The game at a version, its state written by the rules' ``state_to_json`` and its
+        line of play trimmed (:meth:`domain.line.Line.trimmed`): the state and what is needed
+        to go on, so a snapshot's size does not grow with the game's length. Views at a version
+        of a long game start from the snapshot before it. (Snapshots taken before the line was
+        trimmed hold the whole line as ``turns`` and ``effective``; they still load.)"""
 
         @classmethod
         def take(cls, aggregate: Any) -> Any:
             """The snapshot of ``aggregate`` as it is now: the library's, with the rules'
-            state in its JSON form."""
+            state in its JSON form and the line of play trimmed to this version."""
             game = cast(Game, aggregate)
             taken = super().take(game)
             state = dict(taken.state)
             state["state"] = game.rules.state_to_json(game.state)
+            state["line"] = game.line.trimmed(game.version).to_json()
             return cls(
                 originator_id=taken.originator_id,
                 originator_version=taken.originator_version,
@@ -114,6 +119,12 @@ class Game(Aggregate):
             """The game the snapshot was taken of."""
             game = cast(Game, super().mutate(None))
             game.state = game.rules.state_from_json(game.state)
+            kept = vars(game)
+            if "line" in kept:
+                game.line = Line.from_json(kept["line"])
+            else:  # a snapshot with the whole line of play
+                game.line = Line.from_whole(kept.pop("turns"), kept.pop("effective"))
+                game.has_prelude = any(item[0] == 1 for item in game.line.effective)
             return game
 
     class Played(Event):
@@ -135,7 +146,7 @@ class Game(Aggregate):
         def apply(self, aggregate: Any) -> None:
             """Evolve the state by this event (the rules' ``evolve``, nothing else)."""
             game = cast(Game, aggregate)
-            game.effective.append([self.originator_version, self.game_event_type, self.data])
+            game.line.played(self.originator_version, self.game_event_type, self.data)
             domain_event = RulesEvent(self.game_event_type, copy_json(self.data))
             game.state = game.rules.evolve(game.state, domain_event)
             super().apply(game)
@@ -164,7 +175,7 @@ class Game(Aggregate):
         def apply(self, aggregate: Any) -> None:
             """A turn starts at this event's version."""
             game = cast(Game, aggregate)
-            game.turns.append([self.originator_version, self.seat])
+            game.line.move(self.originator_version, self.seat)
             super().apply(game)
 
     class UndoRequested(Event):
@@ -209,10 +220,11 @@ class Game(Aggregate):
         reason: str
 
         def apply(self, aggregate: Any) -> None:
-            """The line of play is cut back to ``to_version`` and the state replayed."""
+            """The line of play is cut back to ``to_version`` and the state replayed (this
+            needs the whole line: :class:`~domain.line.LineNeeded` otherwise, before anything
+            changes)."""
             game = cast(Game, aggregate)
-            game.turns = undo.kept(game.turns, self.to_version)
-            game.effective = undo.kept(game.effective, self.to_version)
+            game.line.cut(self.to_version)
             game.undo_request = None
             game.state = game._replay_effective()
             super().apply(game)
@@ -280,8 +292,10 @@ class Game(Aggregate):
         self.arbiter_sha256 = arbiter_sha256
         self.analysis = copy_json(analysis)
         self.seats: list[dict[str, str] | None] = [None] * players
-        self.turns: list[list[int]] = []
-        self.effective: list[list[Any]] = [[1, t, d] for t, d in prelude]
+        self.line = Line.begin(prelude)
+        self.has_prelude = bool(prelude)
+        """An analysis game continues its prelude; any other game begins when its last seat is
+        taken."""
         self.undo_request: dict[str, Any] | None = None
         self.chain_head = chain.GENESIS
         self.state: Any = self._replay_effective()
@@ -324,7 +338,17 @@ class Game(Aggregate):
     @property
     def moves(self) -> int:
         """Turns played on the current line of play (undone turns do not count)."""
-        return len(self.turns)
+        return self.line.moves
+
+    def version_after_turn(self, turn: int) -> int:
+        """The version just after turn ``turn`` of the line of play (0: before the first
+        move); a turn before the kept line raises :class:`~domain.line.LineNeeded`."""
+        return self.line.version_after_turn(turn, self.version)
+
+    def trim_line(self) -> None:
+        """Forget the past of the line of play (:meth:`domain.line.Line.trimmed`): what a game
+        kept in memory holds, like a snapshot."""
+        self.line = self.line.trimmed(self.version)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         """A copy for one command or query: the rules copy the state (far cheaper than a
@@ -333,8 +357,7 @@ class Game(Aggregate):
         :func:`domain.aggregate_adapter.clone` copies them."""
         clone = aggregate_adapter.clone(self)
         clone.seats = [None if seat is None else dict(seat) for seat in self.seats]
-        clone.turns = list(self.turns)
-        clone.effective = list(self.effective)
+        clone.line = self.line.copy()
         clone.undo_request = copy_json(self.undo_request)
         clone.state = self.rules.copy_state(self.state)
         return clone
@@ -358,7 +381,7 @@ class Game(Aggregate):
         if self.seats[seat] is not None:
             raise SeatUnavailable("seat-taken", f"Seat {seat} is already taken.")
         self._trigger(Game.SeatJoined, seat=seat, name=name, token_sha256=token_sha256)
-        if self.started and not self.effective:
+        if self.started and not self.has_prelude:
             self._record(self.rules.begin(self.state, self._random_stream()))
 
     def play(self, seat: int, move_json: Any, *, notation: str | None = None) -> None:
@@ -413,7 +436,7 @@ class Game(Aggregate):
         return undo.Table(
             settings=self.settings,
             players=self.players,
-            turns=self.turns,
+            turns=self.line.whole().turns,
             finished=self.finished,
             request=self.undo_request,
         )
@@ -424,7 +447,7 @@ class Game(Aggregate):
         """The state on the current line of play, from the rules' events alone."""
         rules = rules_for(self.game)
         state = rules.setup(self.players, self.options)
-        for _version, type_name, data in self.effective:
+        for _version, type_name, data in self.line.whole().effective:
             state = rules.evolve(state, RulesEvent(type_name, copy_json(data)))
         return state
 

@@ -99,7 +99,9 @@ class Settings:
     follow_interval: float = 0.05
     embedded_projections: bool = True
     cors_origins: str = "*"
-    aggregate_cache: int = 1000
+    game_cache_mb: float = 64.0
+    """The games a process keeps in memory, in estimated megabytes (docs/operations.md,
+    "Memory")."""
     memory_name: str = field(default_factory=lambda: uuid.uuid4().hex)
     max_body_bytes: int = 256 * 1024
     max_json_depth: int = 32
@@ -147,7 +149,7 @@ class Settings:
                 application_name=get("POSTGRES_APPLICATION_NAME", defaults.application_name),
             )
             follow_interval = float(get("FOLLOW_INTERVAL", "0.05"))
-            aggregate_cache = int(get("AGGREGATE_CACHE", "1000"))
+            game_cache_mb = float(get("GAME_CACHE_MB", "64"))
             max_body_bytes = int(get("MAX_BODY_BYTES", str(256 * 1024)))
             max_json_depth = int(get("MAX_JSON_DEPTH", "32"))
         except ValueError as error:
@@ -159,6 +161,8 @@ class Settings:
                 "GAMELEDGER_MAX_BODY_BYTES must be at least 1024 and "
                 "GAMELEDGER_MAX_JSON_DEPTH from 2 to 500."
             )
+        if game_cache_mb < 0:
+            raise ConfigurationError("GAMELEDGER_GAME_CACHE_MB must not be negative.")
         if postgres.pool_size < 1 or postgres.max_overflow < 0:
             raise ConfigurationError(
                 "GAMELEDGER_POSTGRES_POOL_SIZE must be at least 1 and "
@@ -172,7 +176,7 @@ class Settings:
             follow_interval=follow_interval,
             embedded_projections=projections == "embedded",
             cors_origins=get("CORS_ORIGINS", "*"),
-            aggregate_cache=aggregate_cache,
+            game_cache_mb=game_cache_mb,
             max_body_bytes=max_body_bytes,
             max_json_depth=max_json_depth,
             auto_upgrade=auto_upgrade == "yes",

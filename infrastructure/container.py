@@ -16,7 +16,8 @@ from eventsourcing.persistence import PersistenceError
 from application.projections.following import FollowingProjection
 from application.projections.games_list import GamesListProjection, GamesListView
 from application.projections.turns import TurnsProjection, TurnsView
-from application.service import EventStorage, GameLedger
+from application.service import GameLedger
+from application.store import EventStorage, GameStore
 from infrastructure import schema
 from infrastructure.config import ConfigurationError, Settings
 from infrastructure.follower import FollowerFailure, LogFollower
@@ -78,8 +79,11 @@ class Services:
 
     def wait(self, timeout: float = 5.0) -> bool:
         """Wait until every read model has applied everything written so far."""
-        last = self.app.recorder.max_notification_id() or 0
-        return all(m.follower.wait(self.app.name, last, timeout) for m in self.read_models.values())
+        return all(
+            model.follower.wait(store.name, store.recorder.max_notification_id() or 0, timeout)
+            for store in self.app.stores
+            for model in self.read_models.values()
+        )
 
     def rebuild(self) -> int:
         """Rebuild every read model from zero, each swapped in atomically
@@ -89,8 +93,8 @@ class Services:
             applied = rebuild_read_model(
                 self.storage,
                 name,
-                [self.app],
-                _PROJECTIONS[name](self.app),
+                self.app.stores,
+                _PROJECTIONS[name](self.app, projection_cache_bytes(self.settings)),
                 batch=model.follower.batch,
             )
             model.projection.forget()
@@ -105,15 +109,20 @@ class Services:
         self.storage.close()
 
 
-def _games_list(app: GameLedger) -> Callable[[Any], FollowingProjection]:
-    return lambda view: GamesListProjection(view, app)
+def _games_list(app: GameLedger, cache_bytes: int) -> Callable[[Any], FollowingProjection]:
+    return lambda view: GamesListProjection(view, app, cache_bytes)
 
 
-def _turns(app: GameLedger) -> Callable[[Any], FollowingProjection]:
-    return lambda view: TurnsProjection(view, app)
+def _turns(app: GameLedger, cache_bytes: int) -> Callable[[Any], FollowingProjection]:
+    return lambda view: TurnsProjection(view, app, cache_bytes)
 
 
-_PROJECTIONS: dict[str, Callable[[GameLedger], Callable[[Any], FollowingProjection]]] = {
+def projection_cache_bytes(settings: Settings) -> int:
+    """The games each projection keeps while following them: a quarter of the game cache."""
+    return int(settings.game_cache_mb * 1024 * 1024 / 4)
+
+
+_PROJECTIONS: dict[str, Callable[[GameLedger, int], Callable[[Any], FollowingProjection]]] = {
     "games_list": _games_list,
     "turns": _turns,
 }
@@ -184,11 +193,8 @@ def build_services(settings: Settings | None = None, *, create: bool = True) -> 
         raise
     recorders = storage.recorders
     app = GameLedger(
-        EventStorage(recorders.events, recorders.snapshots),
-        env={
-            "AGGREGATE_CACHE_MAXSIZE": str(settings.aggregate_cache),
-            "AGGREGATE_CACHE_FASTFORWARD": "y",
-        },
+        [GameStore(EventStorage(recorders.events, recorders.snapshots))],
+        cache_bytes=int(settings.game_cache_mb * 1024 * 1024),
     )
     listen = settings.postgres.listen_conninfo() if storage.postgres is not None else None
     watcher = LogWatcher(
@@ -197,7 +203,7 @@ def build_services(settings: Settings | None = None, *, create: bool = True) -> 
     services = Services(settings=settings, storage=storage, app=app, watcher=watcher)
     for name in READ_MODELS:
         view = storage.read_model(name)
-        projection = _PROJECTIONS[name](app)(view)
-        follower = LogFollower([app], projection, watcher)
+        projection = _PROJECTIONS[name](app, projection_cache_bytes(settings))(view)
+        follower = LogFollower(app.stores, projection, watcher)
         services.read_models[name] = ReadModel(view, projection, follower)
     return services

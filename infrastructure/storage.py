@@ -38,7 +38,7 @@ from eventsourcing.sqlite import (
 from psycopg import Connection
 from psycopg.rows import DictRow, dict_row
 
-from application.service import GameLedger
+from application.store import STORE_NAME
 from infrastructure.config import PostgresSettings, Settings
 from infrastructure.readmodels.postgres_games_list import PostgresGamesListView
 from infrastructure.readmodels.postgres_turns import PostgresTurnsView
@@ -164,8 +164,8 @@ class Storage:
 
     def _event_recorders(self) -> EventRecorders:
         if self.postgres is not None:
-            events = f"{GameLedger.name}_events"
-            snapshots = f"{GameLedger.name}_snapshots"
+            events = f"{STORE_NAME}_events"
+            snapshots = f"{STORE_NAME}_snapshots"
             return EventRecorders(
                 PostgresApplicationRecorder(self.postgres, events_table_name=events),
                 PostgresAggregateRecorder(self.postgres, events_table_name=snapshots),

@@ -1,20 +1,26 @@
 """What every projection of games shares: following each game through its events.
 
-The games a projection is following stay in a small cache and move on by the event itself
-(``event.mutate``, the same code that rebuilds an aggregate); a game not in the cache is
-loaded at the event's version. Projections then derive their rows from the whole game, so
-no rule of a game is repeated in a projection."""
+The games a projection is following stay in a cache bounded in bytes
+(:class:`application.cache.GameCache`) and move on by the event itself (``event.mutate``,
+the same code that rebuilds an aggregate); a game not in the cache, or one that an undo takes
+back further than the line of play it keeps (:mod:`domain.line`), is loaded at the event's
+version. Projections then derive their rows from the whole game, so no rule of a game is
+repeated in a projection."""
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any, Protocol
 from uuid import UUID
 
 from eventsourcing.persistence import Tracking
 
+from application.cache import GameCache
 from domain.game import Game
+from domain.line import LineNeeded
+
+CACHE_BYTES = 16 * 1024 * 1024
+"""The games a projection keeps in memory while following them, in estimated bytes."""
 
 
 class GameSource(Protocol):
@@ -32,10 +38,9 @@ class FollowingProjection:
     view: Any
     """Where the rows go (a read model's store; subclasses set it)."""
 
-    def __init__(self, source: GameSource, cache_size: int = 512) -> None:
+    def __init__(self, source: GameSource, cache_bytes: int = CACHE_BYTES) -> None:
         self._source = source
-        self._cache: OrderedDict[UUID, Game] = OrderedDict()
-        self._cache_size = cache_size
+        self._cache = GameCache(cache_bytes)
 
     def process_batch(self, events: list[Any], tracking: Tracking) -> None:
         """Apply consecutive stored events ending at ``tracking`` in one transaction."""
@@ -48,20 +53,23 @@ class FollowingProjection:
                 yield stored, self._advance(stored)
 
     def forget(self) -> None:
-        """Drop the cached games (before a rebuild)."""
+        """Drop the cached games (after a rebuild)."""
         self._cache.clear()
 
     def _advance(self, stored: Game.Event) -> Game:
         game_id = stored.originator_id
-        cached = self._cache.pop(game_id, None)
-        if stored.originator_version == 1:
+        version = stored.originator_version
+        cached = self._cache.get(game_id)
+        game: Game | None = None
+        if version == 1:
             game = stored.mutate(None)
-        elif cached is not None and cached.version == stored.originator_version - 1:
-            game = stored.mutate(cached)
-        else:
-            game = self._source.game_at(game_id, stored.originator_version)
+        elif cached is not None and cached.version == version - 1:
+            try:
+                game = stored.mutate(cached)
+            except LineNeeded:  # an undo reaching back further than the kept line
+                self._cache.discard(game_id)
+        if game is None:
+            game = self._source.game_at(game_id, version)
         assert isinstance(game, Game)
-        self._cache[game_id] = game
-        if len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
+        self._cache.put(game)
         return game

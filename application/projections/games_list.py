@@ -15,7 +15,7 @@ from uuid import UUID
 from eventsourcing.persistence import Tracking
 
 from application.presenters import seats_of, status_of
-from application.projections.following import FollowingProjection, GameSource
+from application.projections.following import CACHE_BYTES, FollowingProjection, GameSource
 from application.projections.storable import storable
 from domain.game import Game
 
@@ -109,8 +109,10 @@ class GamesListProjection(FollowingProjection):
     name = "games_list"
     view: GamesListView
 
-    def __init__(self, view: GamesListView, source: GameSource, cache_size: int = 512) -> None:
-        super().__init__(source, cache_size)
+    def __init__(
+        self, view: GamesListView, source: GameSource, cache_bytes: int = CACHE_BYTES
+    ) -> None:
+        super().__init__(source, cache_bytes)
         self.view = view
 
     def process_batch(self, events: list[Any], tracking: Tracking) -> None:

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from eventsourcing.persistence import Tracking
 
 from application.paging import check_page
-from application.projections.following import FollowingProjection, GameSource
+from application.projections.following import CACHE_BYTES, FollowingProjection, GameSource
 from application.projections.storable import storable
 from domain.game import Game
 from domain.protocol import Event, Viewer
@@ -117,8 +117,8 @@ class TurnsProjection(FollowingProjection):
     name = "turns"
     view: TurnsView
 
-    def __init__(self, view: TurnsView, source: GameSource, cache_size: int = 512) -> None:
-        super().__init__(source, cache_size)
+    def __init__(self, view: TurnsView, source: GameSource, cache_bytes: int = CACHE_BYTES) -> None:
+        super().__init__(source, cache_bytes)
         self.view = view
 
     def process_batch(self, events: list[Any], tracking: Tracking) -> None:
@@ -140,14 +140,15 @@ class TurnsProjection(FollowingProjection):
                     ):
                         rows[key] = replace(row, undone_at=at)
                 continue
-            if not game.turns or isinstance(stored, Game.Created):
+            current_turn = game.line.current
+            if current_turn is None or isinstance(stored, Game.Created):
                 continue  # the opening (a begin's events) and seats belong to no turn
-            start, seat = game.turns[-1]
+            start, seat = current_turn
             if name == "MoveMade":
                 notation = public_notation(game, stored)
                 rows[(game_id, start)] = TurnRow(
                     game_id,
-                    len(game.turns),
+                    game.moves,
                     seat,
                     start,
                     start,

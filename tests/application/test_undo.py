@@ -87,7 +87,7 @@ def test_one_refusal_ends_the_request(services: Services) -> None:
 
 def line_of_play(app: GameLedger, game_id: UUID) -> list[list[int]]:
     """The aggregate's turns now: ``[move version, seat]`` of each turn of the line of play."""
-    return app.game_at(game_id, app.view(game_id)["version"]).turns
+    return app.games.at(game_id, app.view(game_id)["version"], whole_line=True).line.turns
 
 
 def test_free_undo_of_own_turns_is_immediate_and_none_refuses(services: Services) -> None:

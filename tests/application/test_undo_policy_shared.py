@@ -113,7 +113,7 @@ def run(app: GameLedger, t: Table, script: list[Action]) -> None:
 
 def latest(app: GameLedger, game_id: UUID) -> Game:
     """The game as it is now."""
-    return app.game_at(game_id, app.whose_turn(game_id)[0])
+    return app.games.at(game_id, whole_line=True)
 
 
 def recorded(game: Game, command: Any) -> Forged | None:
@@ -131,7 +131,7 @@ def recorded(game: Game, command: Any) -> Forged | None:
 def forgeries(game: Game) -> Iterator[tuple[Forged, Forged | None]]:
     """Each undo event (or pair) a forger might append, with what the game itself records
     for the command it stands for (None: the policy refuses the command)."""
-    players, turns = game.players, game.turns
+    players, turns = game.players, game.line.whole().turns
     boundaries = sorted({v - 1 for v, _ in turns[-4:]} | {v for v, _ in turns[-2:]} | {0})
     for to_version in boundaries:
         count = sum(1 for v, _ in turns if v > to_version)

@@ -426,18 +426,20 @@ def free_game(app: GameLedger) -> tuple[list[list[int]], dict[str, Any]]:
     t = casual(app, {"undo": "free"}, players=3)
     for _ in range(6):
         t.step()
-    turns = app.game_at(t.game_id, app.view(t.game_id)["version"]).turns
+    turns = app.games.at(t.game_id, app.view(t.game_id)["version"], whole_line=True).line.turns
     app.request_undo(t.game_id, t.tokens[turns[-1][1]])
     for _ in range(4):
         t.step()
-    turns = app.game_at(t.game_id, app.view(t.game_id)["version"]).turns
+    turns = app.games.at(t.game_id, app.view(t.game_id)["version"], whole_line=True).line.turns
     app.request_undo(t.game_id, t.tokens[turns[-3][1]], turns=3)
     for seat in app.view(t.game_id)["undo_request"]["waiting"]:
         app.answer_undo(t.game_id, t.tokens[seat], True)
     for _ in range(3):
         t.step()
     version = app.view(t.game_id)["version"]
-    return app.game_at(t.game_id, version).turns, export_record(app, t.game_id)
+    return app.games.at(t.game_id, version, whole_line=True).line.turns, export_record(
+        app, t.game_id
+    )
 
 
 def test_free_undos_own_and_consented_verify(

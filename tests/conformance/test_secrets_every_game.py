@@ -11,7 +11,8 @@ from uuid import UUID
 import pytest
 
 from application.records import export_record
-from application.service import GameLedger, token_digest
+from application.service import GameLedger
+from domain.randomness import commitment
 from domain.registry import games
 from infrastructure.config import Settings
 from infrastructure.container import build_services
@@ -52,8 +53,8 @@ def test_no_secret_in_anything_shown(name: str) -> None:
             app.play(game_id, tokens[seat], move, version)
         assert app.view(game_id)["status"] == "active"
         shown = everything_seen(app, game_id, [None, ARBITER, *tokens])
-        secrets = [SEED, ARBITER, token_digest(ARBITER), *tokens]
-        secrets += [token_digest(t) for t in tokens]
+        secrets = [SEED, ARBITER, commitment(ARBITER), *tokens]
+        secrets += [commitment(t) for t in tokens]
         for secret in secrets:
             assert secret not in shown
         assert "token_sha256" not in shown and "arbiter_sha256" not in shown

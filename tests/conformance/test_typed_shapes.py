@@ -198,7 +198,7 @@ class Ledger:
         game = self.game
         for stored in game.collect_events():
             for viewer in _viewers(game.players):
-                shown = present_event(game, stored, viewer)
+                shown = present_event(game.rules, game.finished, stored, viewer)
                 kind = shown["type"]
                 validator = self.ledger.get(kind) or self.checks.events[kind]
                 _valid(validator, shown["data"], f"{kind} in the log seen by {viewer}")
@@ -221,11 +221,11 @@ class Ledger:
         """The seat of the last turn takes it back (at once: ``undo: free``); then a seat asks
         to take back turns of other seats too, and those asked answer (``accept``)."""
         game = self.game
-        game.request_undo(game.turns[-1][1])
+        game.request_undo(game.line.turns[-1][1])
         self.check()
-        for count in range(2, len(game.turns) + 1):
-            seat = game.turns[-count][1]
-            if any(other != seat for _, other in game.turns[-count:]):
+        for count in range(2, len(game.line.turns) + 1):
+            seat = game.line.turns[-count][1]
+            if any(other != seat for _, other in game.line.turns[-count:]):
                 game.request_undo(seat, count)
                 break
         self.check()
@@ -250,7 +250,7 @@ def test_the_ledger_events_follow_their_schemas(name: str) -> None:
         if moves in (LEDGER_MOVES // 2, LEDGER_MOVES):
             run.undo(accept=moves == LEDGER_MOVES)
         if moves == LEDGER_MOVES + 1:
-            run.game.arbiter_undo(len(run.game.turns) - 1, "a misplayed move")
+            run.game.arbiter_undo(len(run.game.line.turns) - 1, "a misplayed move")
             run.check()
         if not run.move(bot):
             break

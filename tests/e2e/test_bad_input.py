@@ -16,7 +16,7 @@ from tests.e2e.test_http import assert_problem, current_move
 
 def notifications(services: Services) -> int:
     """How many events the store holds: a refused request must not add one."""
-    return services.app.recorder.max_notification_id() or 0
+    return services.app.stores[0].recorder.max_notification_id() or 0
 
 
 def field_errors(response: Any, location: str) -> dict[str, Any]:

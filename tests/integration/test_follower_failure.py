@@ -53,7 +53,7 @@ def test_a_failing_read_model_is_reported_and_recovers(
     )
     with model.view.datastore.transaction(commit=True) as cursor:
         cursor.execute(drop)
-    position = model.follower.position(app.name)
+    position = model.follower.position(app.stores[0].name)
     second = app.create_game("azul", 3)
 
     assert eventually(lambda: model.follower.failure is not None)

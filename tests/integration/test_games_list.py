@@ -53,7 +53,9 @@ def test_rebuild_gives_the_same_rows(services: Services) -> None:
     services.catch_up()
     before = services.games_list.all_rows()
     applied = services.rebuild()
-    assert applied == services.read_models["games_list"].follower.position(services.app.name)
+    assert applied == services.read_models["games_list"].follower.position(
+        services.app.stores[0].name
+    )
     assert services.games_list.all_rows() == before
 
 
@@ -61,12 +63,12 @@ def test_each_event_is_applied_exactly_once(services: Services) -> None:
     table = start_game(services.app)
     table.step()
     services.catch_up()
-    position = services.read_models["games_list"].follower.position(services.app.name)
+    position = services.read_models["games_list"].follower.position(services.app.stores[0].name)
     row = services.games_list.all_rows()[0]
     game = services.app.game_at(table.game_id, row.version)
     changed = row_of(game, "2000-01-01T00:00:00+00:00")
     with pytest.raises(IntegrityError):
-        services.games_list.upsert_games([changed], Tracking(services.app.name, position))
+        services.games_list.upsert_games([changed], Tracking(services.app.stores[0].name, position))
     assert services.games_list.all_rows() == [row]
     assert services.read_models["games_list"].follower.catch_up() == 0
 
@@ -76,7 +78,9 @@ def test_a_background_follower_keeps_up(services: Services) -> None:
     table = start_game(services.app)
     for _ in range(10):
         table.step()
-    last = services.app.recorder.max_notification_id() or 0
-    assert services.read_models["games_list"].follower.wait(services.app.name, last, timeout=10)
+    last = services.app.stores[0].recorder.max_notification_id() or 0
+    assert services.read_models["games_list"].follower.wait(
+        services.app.stores[0].name, last, timeout=10
+    )
     [row] = services.games_list.all_rows()
     assert row.version == services.app.view(table.game_id)["version"]

@@ -35,7 +35,8 @@ def snapshot_of(services: Services) -> tuple[Any, ...]:
         for row in services.games_list.all_rows()
     )
     positions = tuple(
-        model.follower.position(services.app.name) for model in services.read_models.values()
+        model.follower.position(services.app.stores[0].name)
+        for model in services.read_models.values()
     )
     return tuple(services.games_list.all_rows()), turns, positions
 

@@ -78,8 +78,8 @@ def live_turns(services: Services, game_id: UUID) -> list[tuple[int, int, int]]:
 
 def aggregate_turns(app: GameLedger, game_id: UUID) -> list[tuple[int, int, int]]:
     """The aggregate's line of play in the same shape."""
-    game = app.game_at(game_id, app.view(game_id)["version"])
-    return [(n, version, seat) for n, (version, seat) in enumerate(game.turns, start=1)]
+    game = app.games.at(game_id, whole_line=True)
+    return [(n, version, seat) for n, (version, seat) in enumerate(game.line.turns, start=1)]
 
 
 def assert_index_matches(services: Services, game_id: UUID) -> None:

@@ -1,0 +1,115 @@
+"""The games a process keeps in memory, bounded in bytes (docs/operations.md, "Memory").
+
+A game in the cache is the one copy the process's commands and queries work on: a command
+runs on it in place (no copy) while holding the game's lock, and a query reads it under the
+same lock, so nobody sees a game half changed. What a game costs is estimated from the size
+of its state's JSON form (measured when it enters the cache and again whenever a snapshot of
+it is taken) times :data:`MEMORY_PER_JSON_BYTE`, plus a little per event of its line of play
+kept in memory; the cache drops the least recently used games once the estimates add up to
+more than its budget. Games kept in memory also forget the past of their line of play
+(:meth:`domain.game.Game.trim_line`), so a game's cost follows its state, not its length."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from uuid import UUID
+
+import orjson
+
+from domain.game import Game
+
+MEMORY_PER_JSON_BYTE = 9
+"""Bytes of Python objects per byte of a state's JSON form, beyond :data:`MEMORY_PER_GAME`:
+measured for the three games with ``bench/memory.py factor`` (4.6 for Risk, 6.3 for Azul, 8.8
+for Carcassonne with or without the expansion; docs/performance.md, "Memory"), rounded up."""
+MEMORY_PER_EVENT = 600
+"""Bytes per event of a game's line of play held in memory (its data, in the line)."""
+MEMORY_PER_GAME = 4096
+"""Bytes every game costs whatever its state (the aggregate, its seats, settings)."""
+
+LOCK_STRIPES = 256
+
+
+def estimated_bytes(game: Game) -> int:
+    """What keeping ``game`` in memory costs, estimated (see the module's docstring)."""
+    state = orjson.dumps(game.rules.state_to_json(game.state))
+    line = len(game.line.effective) + len(game.line.turns)
+    return MEMORY_PER_GAME + MEMORY_PER_JSON_BYTE * len(state) + MEMORY_PER_EVENT * line
+
+
+@dataclass
+class _Kept:
+    game: Game
+    size: int
+
+
+class GameCache:
+    """Games by id, least recently used first, within ``max_bytes`` (0: keep none)."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self._games: OrderedDict[UUID, _Kept] = OrderedDict()
+        self._bytes = 0
+        self._guard = threading.Lock()
+        self._stripes = [threading.RLock() for _ in range(LOCK_STRIPES)]
+
+    @property
+    def bytes(self) -> int:
+        """The estimated bytes of the games kept."""
+        return self._bytes
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+    @contextmanager
+    def locked(self, game_id: UUID) -> Iterator[None]:
+        """Hold ``game_id``'s lock: commands and queries of one game take turns (a lock is
+        shared by the games whose ids fall into the same of 256 stripes)."""
+        with self._stripes[game_id.int % LOCK_STRIPES]:
+            yield
+
+    def get(self, game_id: UUID) -> Game | None:
+        """The kept game, now the most recently used; the caller must hold its lock."""
+        with self._guard:
+            kept = self._games.get(game_id)
+            if kept is None:
+                return None
+            self._games.move_to_end(game_id)
+            return kept.game
+
+    def put(self, game: Game, *, measure: bool = False) -> None:
+        """Keep ``game`` (its line of play trimmed), at its last estimated cost unless
+        ``measure`` (or it is new here: then estimated now); drop the least recently used
+        games beyond the budget."""
+        game.trim_line()
+        with self._guard:
+            previous = self._games.get(game.id)
+        size = previous.size if previous is not None and not measure else estimated_bytes(game)
+        with self._guard:
+            previous = self._games.pop(game.id, None)
+            if previous is not None:
+                self._bytes -= previous.size
+            if size > self.max_bytes:
+                return
+            self._games[game.id] = _Kept(game, size)
+            self._bytes += size
+            while self._bytes > self.max_bytes:
+                _, dropped = self._games.popitem(last=False)
+                self._bytes -= dropped.size
+
+    def clear(self) -> None:
+        """Forget every game."""
+        with self._guard:
+            self._games.clear()
+            self._bytes = 0
+
+    def discard(self, game_id: UUID) -> None:
+        """Forget a game (its copy in memory is no longer the store's)."""
+        with self._guard:
+            kept = self._games.pop(game_id, None)
+            if kept is not None:
+                self._bytes -= kept.size

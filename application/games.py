@@ -1,0 +1,151 @@
+"""Where the use cases get their games (docs/architecture.md, "Write side"; "The flow of a
+move"): the parts of the event store, the process's cache of games, and the rule of each.
+
+* **A command** (:meth:`Games.command`) runs on the cached game in place, under the game's
+  lock, and saves its events in one transaction: one load of the game when it is not cached,
+  no query at all before the save when the client's expected version is the cached one, no
+  copy of the game. If the store has moved on meanwhile (another process saved first), the
+  save is refused by the store's version check: the command is a ``stale-version`` conflict,
+  or, for a command that carries no expected version, is decided again on the game as the
+  store now has it. A command that fails after changing the game, or whose save fails, drops
+  the game from the cache: nothing half done is ever kept.
+* **A query** (:meth:`Games.reading`) reads the cached game under its lock after bringing it
+  up to date with the store (one query for events after its version).
+* **A game at an old version** (:meth:`Games.at`) is loaded from the snapshot before it and
+  never cached."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TypeVar
+from uuid import UUID
+
+from eventsourcing.persistence import IntegrityError
+
+from application.cache import GameCache
+from application.errors import Conflict
+from application.store import SNAPSHOT_INTERVAL, GameStore
+from domain.game import Game
+
+T = TypeVar("T")
+
+ATTEMPTS = 5
+"""How often a command without an expected version is decided again when other saves win."""
+
+
+@dataclass(frozen=True)
+class Saved:
+    """A command saved: the game's version after it and the number of events it caused."""
+
+    version: int
+    events: int
+
+
+class Games:
+    """The games of every part of the event store, as the use cases reach them."""
+
+    def __init__(self, stores: Sequence[GameStore], cache: GameCache) -> None:
+        self.stores = list(stores)
+        self.cache = cache
+
+    def store_of(self, game_id: UUID) -> GameStore:
+        """The part of the event store that holds ``game_id``."""
+        return self.stores[0]
+
+    def add(self, game: Game) -> Saved:
+        """Save a new game (its creation event) and keep it."""
+        with self.cache.locked(game.id):
+            count = self.store_of(game.id).record(game)
+            self.cache.put(game, measure=True)
+        return Saved(game.version, count)
+
+    @contextmanager
+    def reading(self, game_id: UUID) -> Iterator[Game]:
+        """The game as the store has it now, to read under its lock (never to change)."""
+        store = self.store_of(game_id)
+        with self.cache.locked(game_id):
+            cached = self.cache.get(game_id)
+            if cached is None:
+                game = store.load(game_id)
+                self.cache.put(game, measure=True)
+            else:
+                version = cached.version
+                game = store.catch_up(cached)
+                if game is not cached or game.version != version:
+                    self.cache.put(game, measure=_passed_snapshot(version, game.version))
+            yield game
+
+    def at(self, game_id: UUID, version: int | None = None, *, whole_line: bool = False) -> Game:
+        """A game of its own (not the cached one) as it was at ``version`` (now: ``None``),
+        with its whole line of play if asked."""
+        return self.store_of(game_id).load(game_id, version, whole_line=whole_line)
+
+    def command(
+        self,
+        game_id: UUID,
+        expected_version: int | None,
+        decide: Callable[[Game], T],
+        *,
+        whole_line: bool = False,
+    ) -> tuple[Saved, T]:
+        """Run ``decide`` on the game (which raises to refuse, or triggers events) and save
+        what it triggered, as the module's docstring says; ``whole_line`` for commands that
+        need the game's whole line of play (an undo). The save, and what ``decide`` gave."""
+        store = self.store_of(game_id)
+        for _ in range(ATTEMPTS):
+            with self.cache.locked(game_id):
+                game = self._for_command(store, game_id, expected_version, whole_line)
+                check_version(game, expected_version)
+                before = game.version
+                try:
+                    answer = decide(game)
+                except BaseException:
+                    if game.pending_events:
+                        self.cache.discard(game_id)
+                    raise
+                try:
+                    count = store.record(game)
+                except IntegrityError:
+                    self.cache.discard(game_id)
+                    if expected_version is not None:
+                        raise Conflict(
+                            "stale-version",
+                            "Another command was saved first; reload and try again.",
+                        ) from None
+                    continue
+                self.cache.put(game, measure=whole_line or _passed_snapshot(before, game.version))
+                return Saved(game.version, count), answer
+        raise Conflict("concurrent-update", "The game kept changing; try again.")
+
+    def _for_command(
+        self, store: GameStore, game_id: UUID, expected_version: int | None, whole_line: bool
+    ) -> Game:
+        """The game a command runs on: the cached one when it is the version the client saw
+        (no query), else brought up to date; a whole line of play means a load from the
+        first event."""
+        if whole_line:
+            return store.load(game_id, whole_line=True)
+        cached = self.cache.get(game_id)
+        if cached is None:
+            return store.load(game_id)
+        if expected_version is None or cached.version < expected_version:
+            return store.catch_up(cached)
+        return cached
+
+
+def check_version(game: Game, expected_version: int | None) -> None:
+    """A command decided on an older version than the game's is a conflict."""
+    if expected_version is not None and expected_version != game.version:
+        raise Conflict(
+            "stale-version",
+            f"The command was decided on version {expected_version}, "
+            f"but the game is at version {game.version}.",
+        )
+
+
+def _passed_snapshot(before: int, after: int) -> bool:
+    """Whether a game went past a multiple of the snapshot interval (its cost in memory is
+    then estimated again)."""
+    return after // SNAPSHOT_INTERVAL > before // SNAPSHOT_INTERVAL

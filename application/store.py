@@ -1,0 +1,136 @@
+"""One part of the event store of the games (docs/architecture.md, "Write side"): an
+``eventsourcing`` application on recorders the infrastructure gives it, which loads games,
+brings a game up to date with what was stored after it, records a command's events, and
+takes a snapshot of a game every :data:`SNAPSHOT_INTERVAL` events.
+
+Snapshots are taken from the game just saved, with the project's own projector: never by
+reading the game back. A snapshot holds the state and what the game needs to go on, not its
+line of play (:mod:`domain.line`), so it does not grow with the game."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, cast
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import (
+    AggregateRecorder,
+    ApplicationRecorder,
+    EventStore,
+    IntegrityError,
+)
+
+from application.errors import NotFound
+from domain.game import Game, register_game_events
+from domain.line import LineNeeded
+from domain.registry import games
+
+SNAPSHOT_INTERVAL = 50
+"""A snapshot at least every 50 events: a view at any version replays at most 49 events
+after the snapshot before it (more only after an undo that reaches further back: the game
+is then replayed from its first event, docs/performance.md)."""
+
+STORE_NAME = "gameledger"
+"""The name of the first part of the event store (PostgreSQL tables are named after it)."""
+
+
+@dataclass(frozen=True)
+class EventStorage:
+    """Where one part's events and snapshots are recorded (built by infrastructure/)."""
+
+    events: ApplicationRecorder
+    snapshots: AggregateRecorder
+
+
+def project_game(game: Game | None, events: Iterable[Any]) -> Game | None:
+    """Apply stored events in order (the library's default projector checks each event
+    against a runtime protocol, which costs more than applying it)."""
+    for stored in events:
+        game = stored.mutate(game)
+    return game
+
+
+class GameStore(Application[UUID]):
+    """One part (shard) of the event store: its games, their events and their snapshots."""
+
+    name = STORE_NAME
+
+    def __init__(self, storage: EventStorage | None = None, name: str = STORE_NAME) -> None:
+        """The games recorded on ``storage`` (the library's in-memory recorders when
+        omitted), under the application name ``name``."""
+        self._storage = storage
+        self.name = name
+        super().__init__(
+            {"PERSISTENCE_MODULE": "eventsourcing.popo", "IS_SNAPSHOTTING_ENABLED": "y"}
+        )
+        for rules in games().values():
+            register_game_events(rules)
+
+    def construct_recorder(self) -> ApplicationRecorder:
+        """The events' recorder given by the storage (the library's extension point)."""
+        if self._storage is None:
+            return super().construct_recorder()
+        return self._storage.events
+
+    def construct_snapshot_store(self) -> EventStore[UUID]:
+        """The snapshots' store, on the storage's recorder."""
+        if self._storage is None:
+            return super().construct_snapshot_store()
+        return EventStore(mapper=self.mapper, recorder=self._storage.snapshots)
+
+    def load(self, game_id: UUID, version: int | None = None, *, whole_line: bool = False) -> Game:
+        """The game now or at ``version``: from the snapshot before it and the events after,
+        or (``whole_line``, or when an undo after that snapshot reaches further back) from
+        its first event, with its whole line of play. Raises ``game-not-found``."""
+        found: Any = None
+        try:
+            if whole_line:
+                found = self._replayed(game_id, version)
+            else:
+                try:
+                    found = self.repository.get(
+                        game_id, version=version, projector_func=project_game
+                    )
+                except LineNeeded:
+                    found = self._replayed(game_id, version)
+        except AggregateNotFoundError:
+            found = None
+        if not isinstance(found, Game):
+            raise NotFound("game-not-found", f"There is no game {game_id}.")
+        return found
+
+    def _replayed(self, game_id: UUID, version: int | None) -> Game | None:
+        found = project_game(None, self.events.get(game_id, lte=version))
+        if found is None:
+            raise AggregateNotFoundError(game_id)
+        return found
+
+    def catch_up(self, game: Game) -> Game:
+        """``game`` brought up to date with the events stored after its version, in place;
+        or, when one of them needs the whole line of play, the game loaded again."""
+        try:
+            for stored in self.events.get(game.id, gt=game.version):
+                cast(Game.Event, stored).mutate(game)
+        except LineNeeded:
+            return self.load(game.id)
+        return game
+
+    def record(self, game: Game) -> int:
+        """Save the game's pending events in one transaction (``IntegrityError`` when another
+        save came first); take a snapshot when its version passed a multiple of
+        :data:`SNAPSHOT_INTERVAL`. The number of events saved."""
+        count = len(game.pending_events)
+        before = game.version - count
+        self.save(game)
+        if game.version // SNAPSHOT_INTERVAL > before // SNAPSHOT_INTERVAL:
+            self.take_game_snapshot(game)
+        return count
+
+    def take_game_snapshot(self, game: Game) -> None:
+        """Store a snapshot of ``game`` as it is (one already taken at its version stays)."""
+        assert self.snapshots is not None
+        with contextlib.suppress(IntegrityError):
+            self.snapshots.put([Game.Snapshot.take(game)])

@@ -1,0 +1,149 @@
+"""The write path (issue 12, parts 4, 5 and 7; docs/architecture.md, "The flow of a move"):
+
+* a move on the version the client saw costs no read of the store before its save: the game
+  is the cached one, changed in place;
+* several processes on one store stay right: a process whose cached game is behind refuses a
+  move decided on an old version, takes a seat on the store's game, and shows moves made
+  elsewhere;
+* snapshots hold the state and what is needed to go on, not the line of play: their size does
+  not grow with the game;
+* an undo reaching back past the snapshots (and past what a cached game keeps of its line of
+  play) takes the game where a replay from the first event takes it, at every version."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from application.errors import Conflict
+from application.service import GameLedger
+from application.store import GameStore
+from infrastructure.config import Settings
+from infrastructure.container import Services, build_services
+from tests.helpers import Table, start_game
+
+
+class CountingReads:
+    """Counts the store's reads of a game's events (a wrapper around the real recorder's
+    method, which still answers)."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.count = 0
+        self._select = store.recorder.select_events
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            self.count += 1
+            return self._select(*args, **kwargs)
+
+        self.counted = counted
+
+
+def test_a_move_on_the_cached_version_reads_nothing_before_its_save(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = services.app
+    table = start_game(app, players=4)
+    for _ in range(3):
+        table.step()
+    [store] = app.stores
+    reads = CountingReads(store)
+    monkeypatch.setattr(store.recorder, "select_events", reads.counted)
+    version, seats = app.whose_turn(table.game_id)  # what a client saw
+    move = app.legal_moves(table.game_id, table.tokens[seats[0]])["moves"][0]["move"]
+    reads.count = 0
+    played = app.play(table.game_id, table.tokens[seats[0]], move, version)
+    assert reads.count == 0
+    assert played.version > version
+    assert app.view(table.game_id)["version"] == played.version
+
+
+def two_processes(settings: Settings) -> tuple[Services, Services]:
+    """Two services on one store, each with its own cache, as two processes have."""
+    return build_services(settings), build_services(settings)
+
+
+@pytest.mark.parametrize("store", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_two_processes_on_one_store(settings: Settings) -> None:
+    first, second = two_processes(settings)
+    try:
+        table = start_game(first.app, players=2)
+        table.step()
+        seen = second.app.view(table.game_id)["version"]  # the second caches the game
+        table.step()  # made in the first process
+        assert second.app.view(table.game_id) == first.app.view(table.game_id)
+        assert second.app.view(table.game_id)["version"] > seen
+        version, seats = first.app.whose_turn(table.game_id)
+        move = first.app.legal_moves(table.game_id, table.tokens[seats[0]])["moves"][0]["move"]
+        with pytest.raises(Conflict) as stale:  # decided on a version seen before
+            second.app.play(table.game_id, table.tokens[seats[0]], move, seen)
+        assert stale.value.code == "stale-version"
+        second.app.play(table.game_id, table.tokens[seats[0]], move, version)
+        assert first.app.view(table.game_id) == second.app.view(table.game_id)
+
+        waiting = first.app.create_game("azul", 3)
+        second.app.view(waiting)  # cached with every seat free
+        first.app.join(waiting, "Ann")  # seat 0, elsewhere
+        assert second.app.join(waiting, "Bob").seat == 1  # decided on the store's game
+        assert [s["name"] for s in first.app.view(waiting)["seats"]] == ["Ann", "Bob", None]
+    finally:
+        first.close()
+        second.close()
+
+
+def snapshot_sizes(app: GameLedger, game_id: Any) -> dict[int, int]:
+    [store] = app.stores
+    assert store.snapshots is not None
+    return {  # the bytes stored
+        stored.originator_version: len(stored.state)
+        for stored in store.snapshots.recorder.select_events(game_id)
+    }
+
+
+def long_game(app: GameLedger, events: int) -> Table:
+    """An Azul game lengthened past ``events`` events by taking back its last four turns
+    again and again, with consent (its state stays the size of an Azul table)."""
+    game_id = app.create_game("azul", 2, settings={"undo": "consent"}, seed="long")
+    tokens = [app.join(game_id, f"p{n}", n).token for n in range(2)]
+    table = Table(app, game_id, tokens)
+    for _ in range(4):
+        table.step()
+    while app.view(game_id)["version"] < events:
+        for _ in range(4):
+            table.step()
+        seat = app.games.at(game_id, whole_line=True).line.turns[-4][1]
+        app.request_undo(game_id, tokens[seat], turns=4)
+        app.answer_undo(game_id, tokens[1 - seat], True)
+    return table
+
+
+def test_snapshots_do_not_grow_with_the_game(services: Services) -> None:
+    table = long_game(services.app, 700)
+    sizes = snapshot_sizes(services.app, table.game_id)
+    assert len(sizes) >= 13
+    first, last = min(sizes), max(sizes)
+    assert sizes[last] < 1.5 * sizes[first], sizes  # whole lines would be 10x by now
+
+
+def test_an_undo_past_every_snapshot_is_a_replay_at_every_version(services: Services) -> None:
+    app = services.app
+    game_id = app.create_game(
+        "azul", 2, settings={"tournament": True}, arbiter_token="arbiter", seed="far"
+    )
+    tokens = [app.join(game_id, f"p{n}", n).token for n in range(2)]
+    table = Table(app, game_id, tokens)
+    while app.view(game_id)["version"] < 130:
+        table.step()
+    app.arbiter_undo(game_id, "arbiter", 3, "back to the start")  # past the snapshots
+    for _ in range(30):
+        table.step()
+    [store] = app.stores
+    last = app.view(game_id)["version"]
+    for version in range(1, last + 1):
+        replayed = store.load(game_id, version, whole_line=True)
+        loaded = store.load(game_id, version)
+        assert loaded.state == replayed.state, version
+        assert loaded.moves == replayed.moves and loaded.chain_head == replayed.chain_head
+    cold = GameLedger(app.stores)  # the same store, nothing cached
+    assert app.view(game_id) == cold.view(game_id)
+    assert app.view(game_id)["moves"] == 3 + 30

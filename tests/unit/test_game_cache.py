@@ -1,0 +1,63 @@
+"""The games a process keeps in memory stay within their budget in bytes (issue 12, part 4;
+docs/operations.md, "Memory"): the least recently used go first, a game's cost follows its
+state, and the games kept forget the past of their line of play."""
+
+from __future__ import annotations
+
+from application.cache import GameCache, estimated_bytes
+from application.service import GameLedger
+from domain.game import Game
+from tests.helpers import start_game
+
+
+def games(count: int) -> list[Game]:
+    app = GameLedger()
+    tables = [start_game(app, players=4, seed=f"cache {n}") for n in range(count)]
+    for table in tables:
+        for _ in range(6):
+            table.step()
+    return [app.games.at(table.game_id, whole_line=True) for table in tables]
+
+
+def test_the_cache_keeps_within_its_budget_dropping_the_least_recently_used() -> None:
+    kept = games(6)
+    for game in kept:
+        game.trim_line()  # as the cache keeps them
+    size = max(estimated_bytes(game) for game in kept)
+    cache = GameCache(max_bytes=3 * size)
+    for game in kept[:3]:
+        cache.put(game)
+    assert cache.get(kept[0].id) is kept[0]  # now the most recently used
+    for game in kept[3:]:
+        cache.put(game)
+        assert cache.bytes <= cache.max_bytes
+    assert len(cache) <= 3
+    assert cache.get(kept[1].id) is None and cache.get(kept[2].id) is None
+    assert cache.get(kept[5].id) is kept[5]
+
+
+def test_a_game_kept_forgets_the_past_of_its_line_of_play() -> None:
+    [game] = games(1)
+    assert game.line.complete and game.line.turns
+    moves, current = game.moves, game.line.current
+    GameCache(max_bytes=10**9).put(game)
+    assert not game.line.complete and game.line.turns == [] and game.line.effective == []
+    assert game.moves == moves and game.line.current == current
+
+
+def test_a_game_larger_than_the_budget_is_not_kept() -> None:
+    [game] = games(1)
+    game.trim_line()
+    cache = GameCache(max_bytes=estimated_bytes(game) - 1)
+    cache.put(game)
+    assert len(cache) == 0 and cache.bytes == 0
+
+
+def test_discarding_gives_the_bytes_back() -> None:
+    kept = games(2)
+    cache = GameCache(max_bytes=10**9)
+    for game in kept:
+        cache.put(game)
+    cache.discard(kept[0].id)
+    assert cache.get(kept[0].id) is None
+    assert cache.bytes == estimated_bytes(kept[1])
