@@ -40,6 +40,7 @@ from application.service import GameLedger
 from domain.randomness import RandomStream
 from domain.registry import rules_for
 from infrastructure.config import Settings
+from infrastructure.container import build_services
 
 GAME = "azul"
 
@@ -112,9 +113,9 @@ def open_apps(stores: list[str], stack: ExitStack) -> dict[str, GameLedger]:
             )
         else:
             settings = service_settings(stack.enter_context(temporary_database("bench_app")))
-        app = GameLedger(settings.event_store_env())
-        stack.callback(app.close)
-        apps[store] = app
+        services = build_services(settings)
+        stack.callback(services.close)
+        apps[store] = services.app
     return apps
 
 

@@ -115,7 +115,8 @@ def prepare_store(
     settings: Settings, scripts: list[Script], args: argparse.Namespace
 ) -> StoreGames:
     """Create and seat every game the run needs in one store (untimed, no HTTP)."""
-    app = open_store(settings)
+    services = open_store(settings)
+    app = services.app
     try:
         made = 0
 
@@ -135,7 +136,7 @@ def prepare_store(
             next_game()
         view_game = next_game()  # the newest: first in the list
     finally:
-        app.close()
+        services.close()
     return StoreGames(view_game, pools, made)
 
 

@@ -25,6 +25,7 @@ from uuid import UUID
 
 from application.service import GameLedger
 from infrastructure.config import Settings
+from infrastructure.container import Services, build_services
 
 GAME = "azul"
 
@@ -69,7 +70,7 @@ def seat_name(seat: int) -> str:
 
 def record_script(seed: str, players: int, bot_seed: int) -> Script:
     """Play one game with secret ``seed`` on the in-memory store as a random client would."""
-    app = GameLedger(Settings(store="memory", embedded_projections=False).event_store_env())
+    app = GameLedger()
     try:
         game_id = app.create_game(GAME, players, seed=seed)
         tokens = [app.join(game_id, seat_name(n), n).token for n in range(players)]
@@ -105,6 +106,7 @@ def prepare_game(app: GameLedger, script: Script) -> PreparedGame:
     return PreparedGame(game_id, tokens, script)
 
 
-def open_store(settings: Settings) -> GameLedger:
-    """The write side of ``settings``' store alone (no read models, no followers)."""
-    return GameLedger(settings.event_store_env())
+def open_store(settings: Settings) -> Services:
+    """The service on ``settings``' store, its schema brought up to date; no follower runs
+    (its read models catch up when the server starts)."""
+    return build_services(settings)

@@ -38,7 +38,7 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -48,6 +48,7 @@ from move_scripts import PreparedGame, Script, prepare_game, record_scripts
 from pgdb import connect, exit_on_sigterm, server_settings, service_settings, temporary_database
 
 from application.service import GameLedger
+from infrastructure.container import build_services
 
 PLAYERS = 4
 BENCH_TABLE = "pgbench_events"
@@ -77,14 +78,11 @@ class Rate:
 
 def _writer(pipe: Connection, dbname: str, save: str, scripts: list[Script]) -> None:
     """A writer process: its own GameLedger; prepares and runs on the parent's orders."""
-    # CREATE_TABLE=n: the parent made the tables. Even on an existing schema, GameLedgers
-    # started at once race on the library's CREATE OR REPLACE FUNCTION and CREATE TYPE
-    # ("tuple concurrently updated"; issue 12, part 3).
-    # One connection each: a writer is one thread, and the library's pool opens all of its
-    # POSTGRES_POOL_SIZE connections at once (16 writers x 5 would leave pgbench none).
-    env = service_settings(dbname).event_store_env()
-    env |= {"CREATE_TABLE": "n", "POSTGRES_POOL_SIZE": "1", "POSTGRES_MAX_OVERFLOW": "1"}
-    app = GameLedger(env)
+    # One connection each: a writer is one thread (16 writers would otherwise hold 16 x 2).
+    settings = service_settings(dbname)
+    settings = replace(settings, postgres=replace(settings.postgres, pool_size=1, max_overflow=1))
+    services = build_services(settings)
+    app = services.app
     app.create_game("azul", PLAYERS)  # connected, tables there, code warm
     games: list[PreparedGame] = []
     pipe.send("ready")
@@ -100,7 +98,7 @@ def _writer(pipe: Connection, dbname: str, save: str, scripts: list[Script]) -> 
             pipe.send(_create_until(app, deadline))
         else:
             pipe.send(_play_until(app, games, deadline))
-    app.close()
+    services.close()
 
 
 def _create_until(app: GameLedger, deadline: float) -> tuple[int, int]:
@@ -130,8 +128,8 @@ class Writers:
     """Long-lived writer processes, started once, given work in each round."""
 
     def __init__(self, count: int, dbname: str, save: str, scripts: list[Script]) -> None:
-        # The tables first, from this process alone (see _writer).
-        GameLedger(service_settings(dbname).event_store_env()).close()
+        # The schema first, from this process alone (the writers then find it current).
+        build_services(service_settings(dbname)).close()
         context = multiprocessing.get_context("fork")
         self.pipes: list[Connection] = []
         self.processes: list[Any] = []
