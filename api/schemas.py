@@ -143,7 +143,11 @@ class ListQuery(Schema):
     )
     game = fields.String(load_default=None, validate=[validate.Length(max=64), PLAIN_TEXT])
     limit = QueryInteger(load_default=50, minimum=1, maximum=200)
-    offset = QueryInteger(load_default=0, minimum=0)
+    cursor = fields.String(
+        load_default=None,
+        validate=[validate.Length(min=1, max=512), PLAIN_TEXT],
+        metadata={"description": "The next_cursor of the page before (none: the first page)"},
+    )
 
 
 class SeatSchema(Schema):
@@ -169,9 +173,10 @@ class GameRowSchema(Schema):
 
 class GameListSchema(Schema):
     items = fields.List(fields.Nested(GameRowSchema))
-    total = fields.Integer()
+    next_cursor = fields.String(
+        allow_none=True, metadata={"description": "The cursor of the next page; null: the last"}
+    )
     limit = fields.Integer()
-    offset = fields.Integer()
 
 
 class OutcomeSchema(Schema):

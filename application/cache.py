@@ -15,7 +15,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from uuid import UUID
 
 import orjson
@@ -42,9 +42,30 @@ def estimated_bytes(game: Game) -> int:
 
 
 @dataclass
-class _Kept:
+class Kept:
+    """A game kept in memory, with what the process knows about it."""
+
     game: Game
     size: int
+    synced: object = None
+    """The store's change token (:meth:`application.store.GameStore.change_token`) when the
+    game was last known to be the store's latest; ``None``: not known."""
+    documents: dict[str, bytes] = field(default_factory=dict)
+    """Views of the game at ``documents_version``, serialised, by viewer."""
+    documents_version: int = 0
+
+    def document(self, viewer: str) -> bytes | None:
+        """The serialised view for ``viewer`` of the game as it is, if made already."""
+        if self.documents_version != self.game.version:
+            return None
+        return self.documents.get(viewer)
+
+    def keep_document(self, viewer: str, body: bytes) -> None:
+        """Remember the serialised view for ``viewer`` of the game as it is."""
+        if self.documents_version != self.game.version:
+            self.documents = {}
+            self.documents_version = self.game.version
+        self.documents[viewer] = body
 
 
 class GameCache:
@@ -52,7 +73,7 @@ class GameCache:
 
     def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
-        self._games: OrderedDict[UUID, _Kept] = OrderedDict()
+        self._games: OrderedDict[UUID, Kept] = OrderedDict()
         self._bytes = 0
         self._guard = threading.Lock()
         self._stripes = [threading.RLock() for _ in range(LOCK_STRIPES)]
@@ -74,32 +95,42 @@ class GameCache:
 
     def get(self, game_id: UUID) -> Game | None:
         """The kept game, now the most recently used; the caller must hold its lock."""
+        kept = self.entry(game_id)
+        return None if kept is None else kept.game
+
+    def entry(self, game_id: UUID) -> Kept | None:
+        """The kept game with what is known about it, now the most recently used; the caller
+        must hold its lock."""
         with self._guard:
             kept = self._games.get(game_id)
-            if kept is None:
-                return None
-            self._games.move_to_end(game_id)
-            return kept.game
+            if kept is not None:
+                self._games.move_to_end(game_id)
+            return kept
 
-    def put(self, game: Game, *, measure: bool = False) -> None:
+    def put(self, game: Game, *, measure: bool = False, synced: object = None) -> Kept:
         """Keep ``game`` (its line of play trimmed), at its last estimated cost unless
-        ``measure`` (or it is new here: then estimated now); drop the least recently used
-        games beyond the budget."""
+        ``measure`` (or it is new here: then estimated now), known to be the store's latest
+        as of change token ``synced``; drop the least recently used games beyond the budget.
+        The entry (not kept when the game alone is over the budget)."""
         game.trim_line()
         with self._guard:
             previous = self._games.get(game.id)
         size = previous.size if previous is not None and not measure else estimated_bytes(game)
+        kept = Kept(game, size, synced)
+        if previous is not None and previous.game is game:
+            kept.documents, kept.documents_version = previous.documents, previous.documents_version
         with self._guard:
             previous = self._games.pop(game.id, None)
             if previous is not None:
                 self._bytes -= previous.size
             if size > self.max_bytes:
-                return
-            self._games[game.id] = _Kept(game, size)
+                return kept
+            self._games[game.id] = kept
             self._bytes += size
             while self._bytes > self.max_bytes:
                 _, dropped = self._games.popitem(last=False)
                 self._bytes -= dropped.size
+        return kept
 
     def clear(self) -> None:
         """Forget every game."""

@@ -10,7 +10,9 @@ move"): the parts of the event store, the process's cache of games, and the rule
   store now has it. A command that fails after changing the game, or whose save fails, drops
   the game from the cache: nothing half done is ever kept.
 * **A query** (:meth:`Games.reading`) reads the cached game under its lock after bringing it
-  up to date with the store (one query for events after its version).
+  up to date with the store: one query for events after its version, or none at all where
+  the store has a change token that has not changed since the game was last known to be the
+  store's latest (SQLite; :class:`application.store.EventStorage`).
 * **A game at an old version** (:meth:`Games.at`) is loaded from the snapshot before it and
   never cached."""
 
@@ -24,7 +26,7 @@ from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError
 
-from application.cache import GameCache
+from application.cache import GameCache, Kept
 from application.errors import Conflict
 from application.store import SNAPSHOT_INTERVAL, GameStore
 from domain.game import Game
@@ -64,18 +66,34 @@ class Games:
     @contextmanager
     def reading(self, game_id: UUID) -> Iterator[Game]:
         """The game as the store has it now, to read under its lock (never to change)."""
-        store = self.store_of(game_id)
         with self.cache.locked(game_id):
-            cached = self.cache.get(game_id)
-            if cached is None:
-                game = store.load(game_id)
-                self.cache.put(game, measure=True)
-            else:
-                version = cached.version
-                game = store.catch_up(cached)
-                if game is not cached or game.version != version:
-                    self.cache.put(game, measure=_passed_snapshot(version, game.version))
-            yield game
+            yield self._latest(game_id).game
+
+    @contextmanager
+    def viewing(self, game_id: UUID) -> Iterator[Kept]:
+        """The game as the store has it now with what the process keeps of it (its views
+        already serialised), to read under its lock."""
+        with self.cache.locked(game_id):
+            yield self._latest(game_id)
+
+    def _latest(self, game_id: UUID) -> Kept:
+        """The kept game, known to be the store's latest (the caller holds its lock): as it
+        is while the store's change token has not changed since it was last known so, else
+        brought up to date (or loaded). The token is read before the store is: a commit in
+        between only makes the next read look again."""
+        store = self.store_of(game_id)
+        token = store.change_token()
+        kept = self.cache.entry(game_id)
+        if kept is None:
+            return self.cache.put(store.load(game_id), measure=True, synced=token)
+        if token is not None and kept.synced == token:
+            return kept
+        version = kept.game.version
+        game = store.catch_up(kept.game)
+        if game is kept.game and game.version == version:
+            kept.synced = token
+            return kept
+        return self.cache.put(game, measure=_passed_snapshot(version, game.version), synced=token)
 
     def at(self, game_id: UUID, version: int | None = None, *, whole_line: bool = False) -> Game:
         """A game of its own (not the cached one) as it was at ``version`` (now: ``None``),

@@ -9,7 +9,7 @@ ended."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError
@@ -18,7 +18,7 @@ from application.audit_format import FORMAT, FORMAT_VERSION, moves_of
 from application.audit_import import stored_events
 from application.errors import BadRequest, Conflict, NotFound
 from application.paging import MAX_PAGE
-from application.service import GameLedger
+from application.service import Document, GameLedger, serialised
 from application.store import SNAPSHOT_INTERVAL, project_game
 from application.verification import replay_record
 from domain.game import Game
@@ -126,3 +126,33 @@ def _check(record: dict[str, Any], final: dict[str, Any], game: Any, stage: str)
             "import-mismatch",
             f"The imported game does not come out as its record's final state ({stage}).",
         )
+
+
+class RecordStore(Protocol):
+    """Where the records of finished games are kept once built (infrastructure/)."""
+
+    def get(self, game_id: UUID) -> tuple[int, bytes] | None:
+        """The stored record of a game: the version it covers and its JSON."""
+        ...
+
+    def put(self, game_id: UUID, version: int, body: bytes) -> None:
+        """Keep a game's record (a record already kept stays)."""
+        ...
+
+
+def record_document(
+    app: GameLedger, store: RecordStore, game_id: UUID, token: str | None = None
+) -> Document:
+    """A game's record as JSON (:func:`export_record`), with the version it covers. A
+    finished game's record is the same for every viewer (once a game has ended nothing is
+    hidden) and never changes (a finished game is never undone): it is built once, kept in
+    ``store`` and served from there (docs/audit.md, "Record format")."""
+    finished, version = app.finished_at(game_id, token)
+    if finished:
+        kept = store.get(game_id)
+        if kept is not None and kept[0] == version:
+            return Document(version, kept[1])
+    body = serialised(export_record(app, game_id, token))
+    if finished:
+        store.put(game_id, version, body)
+    return Document(version, body)

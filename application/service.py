@@ -14,18 +14,20 @@ import random
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 from uuid import UUID
+
+import orjson
 
 from application.cache import GameCache
 from application.contract import game_contract, ledger_event_schemas
 from application.errors import BadRequest, Conflict, InvalidToken, NotFound
 from application.games import Games, Saved, check_version
 from application.paging import check_page
-from application.presenters import event_type, present_event, present_game
+from application.presenters import present_event, present_game
 from application.store import SNAPSHOT_INTERVAL, GameStore
 from domain.bots import choose_move
-from domain.game import Game
+from domain.game import Game, event_topic
 from domain.jsonvalue import copy_json
 from domain.line import LineNeeded
 from domain.protocol import Rules, Viewer
@@ -65,6 +67,27 @@ class Opened:
 
 Played = Saved
 """A command accepted: the version of the game after it and the events it caused."""
+
+
+@dataclass(frozen=True)
+class Document:
+    """A view serialised as JSON, and the game's version it shows (its entity tag)."""
+
+    version: int
+    body: bytes
+
+
+def serialised(value: Any) -> bytes:
+    """``value`` as JSON (UTF-8; keys that are not strings written as strings, as the
+    standard library does)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+
+
+def viewer_key(viewer: Viewer) -> str:
+    """Who sees a view, as a key of the views kept: the arbiter, a seat, or a spectator."""
+    if viewer.arbiter:
+        return "arbiter"
+    return "spectator" if viewer.seat is None else f"seat {viewer.seat}"
 
 
 class GameLedger:
@@ -305,6 +328,13 @@ class GameLedger:
         with self.games.reading(game_id) as game:
             return game.rules
 
+    def finished_at(self, game_id: UUID, token: str | None = None) -> tuple[bool, int]:
+        """Whether the game has ended, and its version, for a valid viewer (an invalid
+        token is refused)."""
+        with self.games.reading(game_id) as game:
+            _viewer(game, token)
+            return game.finished, game.version
+
     def whose_turn(self, game_id: UUID) -> tuple[int, list[int]]:
         """The game's version and the seats that may act now (none before it starts or
         after it ends)."""
@@ -339,14 +369,28 @@ class GameLedger:
         self, game_id: UUID, token: str | None = None, version: int | None = None
     ) -> dict[str, Any]:
         """The game as ``token``'s holder may see it, now or as it was at ``version``."""
-        with self.games.reading(game_id) as latest:
+        shown: dict[str, Any] = orjson.loads(self.view_document(game_id, token, version).body)
+        return shown
+
+    def view_document(
+        self, game_id: UUID, token: str | None = None, version: int | None = None
+    ) -> Document:
+        """:meth:`view` serialised, with the version it shows. The view of the game as it is
+        is serialised once per viewer and version and kept with the game (docs/api.md,
+        "Conditional requests"); a view at an older version is made each time."""
+        with self.games.viewing(game_id) as kept:
+            latest = kept.game
             viewer = _viewer(latest, token)
             if version is None or version == latest.version:
-                presented: dict[str, Any] = copy_json(present_game(latest, viewer))
-                return presented
+                key = viewer_key(viewer)
+                body = kept.document(key)
+                if body is None:
+                    body = serialised(present_game(latest, viewer))
+                    kept.keep_document(key, body)
+                return Document(latest.version, body)
             if not 1 <= version <= latest.version:
                 raise NotFound("no-such-version", f"The game has versions 1 to {latest.version}.")
-        return present_game(self.games.at(game_id, version), viewer)
+        return Document(version, serialised(present_game(self.games.at(game_id, version), viewer)))
 
     def legal_moves(self, game_id: UUID, token: str) -> dict[str, Any]:
         """Every move the seat holding ``token`` may make now, in JSON and notation."""
@@ -382,18 +426,20 @@ class GameLedger:
         check_page(after, limit)
         with self.games.reading(game_id) as game:
             viewer = _viewer(game, token)
-            rules, finished, version = game.rules, game.finished, game.version
-        items: list[dict[str, Any]] = []
-        last = after
-        for stored in self.games.store_of(game_id).events.get(game_id, gt=after, lte=version):
-            assert isinstance(stored, Game.Event)
-            last = stored.originator_version
-            if types is None or event_type(stored) in types:
-                items.append(present_event(rules, finished, stored, viewer))
-                if len(items) == limit:
-                    break
+            kind, rules, finished, version = game.game, game.rules, game.finished, game.version
+        store = self.games.store_of(game_id)
+        if types is not None:  # through the store's index of topics
+            topics = [event_topic(kind, type_name) for type_name in sorted(types)]
+            found = store.events_of(game_id, topics, after, version, limit)
+            items = [present_event(rules, finished, stored, viewer) for stored in found]
+            more = len(found) == limit
+            next_after = found[-1].originator_version if more else None
+            return {"items": items, "next_after": next_after, "version": version}
+        events = list(store.events.get(game_id, gt=after, lte=version, limit=limit))
+        page = [present_event(rules, finished, cast(Game.Event, e), viewer) for e in events]
+        last = events[-1].originator_version if events else after
         more = last < version
-        return {"items": items, "next_after": last if more else None, "version": version}
+        return {"items": page, "next_after": last if more else None, "version": version}
 
 
 def _seat(game: Game, token: str) -> int:

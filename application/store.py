@@ -10,9 +10,9 @@ line of play (:mod:`domain.line`), so it does not grow with the game."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Protocol, cast
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -21,6 +21,7 @@ from eventsourcing.persistence import (
     ApplicationRecorder,
     EventStore,
     IntegrityError,
+    StoredEvent,
 )
 
 from application.errors import NotFound
@@ -39,10 +40,27 @@ STORE_NAME = "gameledger"
 
 @dataclass(frozen=True)
 class EventStorage:
-    """Where one part's events and snapshots are recorded (built by infrastructure/)."""
+    """Where one part's events and snapshots are recorded (built by infrastructure/), and,
+    where the store has one, a cheap token that changes whenever anyone commits to it
+    (SQLite's ``PRAGMA data_version``): while it has not changed, a game kept in memory is
+    still the store's latest and a read needs no query."""
 
     events: ApplicationRecorder
     snapshots: AggregateRecorder
+    change_token: Callable[[], object] | None = None
+    by_topic: EventsByTopic | None = None
+
+
+class EventsByTopic(Protocol):
+    """A game's stored events of some topics, found through an index (docs/api.md, "Event
+    log": ``?type=``), never by reading the whole game."""
+
+    def __call__(
+        self, game_id: UUID, topics: Sequence[str], after: int, up_to: int, limit: int
+    ) -> Sequence[StoredEvent]:
+        """At most ``limit`` of the game's events of these topics with a version above
+        ``after`` and at most ``up_to``, by version."""
+        ...
 
 
 def project_game(game: Game | None, events: Iterable[Any]) -> Game | None:
@@ -80,6 +98,28 @@ class GameStore(Application[UUID]):
         if self._storage is None:
             return super().construct_snapshot_store()
         return EventStore(mapper=self.mapper, recorder=self._storage.snapshots)
+
+    def events_of(
+        self, game_id: UUID, topics: Sequence[str], after: int, up_to: int, limit: int
+    ) -> list[Game.Event]:
+        """The game's events of ``topics`` after version ``after`` (to ``up_to``), at most
+        ``limit``: through the store's index, or (the in-memory store) by reading them."""
+        if self._storage is not None and self._storage.by_topic is not None:
+            stored = self._storage.by_topic(game_id, topics, after, up_to, limit)
+            return [cast(Game.Event, self.mapper.to_domain_event(item)) for item in stored]
+        wanted = set(topics)
+        found = [
+            cast(Game.Event, self.mapper.to_domain_event(item))
+            for item in self.recorder.select_events(game_id, gt=after, lte=up_to)
+            if item.topic in wanted
+        ]
+        return found[:limit]
+
+    def change_token(self) -> object:
+        """The store's change token now (``None``: the store has none, ask it each time)."""
+        if self._storage is None or self._storage.change_token is None:
+            return None
+        return self._storage.change_token()
 
     def load(self, game_id: UUID, version: int | None = None, *, whole_line: bool = False) -> Game:
         """The game now or at ``version``: from the snapshot before it and the events after,

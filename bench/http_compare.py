@@ -166,12 +166,24 @@ def wait_for_list(server: Server, games: int, timeout: float = 120.0) -> float:
     started = time.monotonic()
     total = -1
     while time.monotonic() - started < timeout:
-        with urllib.request.urlopen(f"{server.base}/api/v1/games?limit=1", timeout=10) as answer:
-            total = json.loads(answer.read())["total"]
+        total = listed_count(server)
         if total >= games:
             return time.monotonic() - started
         time.sleep(0.2)
     raise RuntimeError(f"{server.name}: the games list holds {total} of {games} games")
+
+
+def listed_count(server: Server) -> int:
+    """How many games the list holds, page by page."""
+    count, cursor = 0, ""
+    while True:
+        query = "limit=200" + (f"&cursor={cursor}" if cursor else "")
+        with urllib.request.urlopen(f"{server.base}/api/v1/games?{query}", timeout=10) as answer:
+            page = json.loads(answer.read())
+        count += len(page["items"])
+        if page["next_cursor"] is None:
+            return count
+        cursor = page["next_cursor"]
 
 
 def health(server: Server) -> str:

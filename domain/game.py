@@ -36,6 +36,7 @@ from eventsourcing.utils import register_topic
 from domain import aggregate_adapter, chain, undo
 from domain.errors import GameNotReady, SeatUnavailable
 from domain.jsonvalue import copy_json
+from domain.ledger_events import LEDGER_EVENTS
 from domain.line import Line
 from domain.protocol import Event as RulesEvent
 from domain.protocol import Rules, Viewer
@@ -505,6 +506,19 @@ def played_event_class(game: str, type_name: str) -> type[Game.Played]:
         register_topic(f"{module}:{type_name}", found)
         _played_classes[key] = found
     return found
+
+
+LEDGER_EVENT_NAMES = frozenset(event.__name__ for event in LEDGER_EVENTS)
+"""The ledger's own event types (``Created``, ``SeatJoined``, ``MoveMade``, ...)."""
+
+
+def event_topic(game: str, type_name: str) -> str:
+    """The topic under which events of ``type_name`` of a game of kind ``game`` are stored:
+    ``domain.game:Game.<Type>`` for the ledger's own, ``domain.<game>:<Type>`` for the
+    game's."""
+    if type_name in LEDGER_EVENT_NAMES:
+        return f"domain.game:Game.{type_name}"
+    return f"domain.{game}:{type_name}"
 
 
 def register_game_events(rules: Rules[Any, Any]) -> None:

@@ -16,6 +16,7 @@ from eventsourcing.persistence import PersistenceError
 from application.projections.following import FollowingProjection
 from application.projections.games_list import GamesListProjection, GamesListView
 from application.projections.turns import TurnsProjection, TurnsView
+from application.records import RecordStore
 from application.service import GameLedger
 from application.store import EventStorage, GameStore
 from infrastructure import schema
@@ -44,6 +45,7 @@ class Services:
     storage: Storage
     app: GameLedger
     watcher: LogWatcher
+    records: RecordStore
     read_models: dict[str, ReadModel] = field(default_factory=dict)
 
     @property
@@ -193,14 +195,29 @@ def build_services(settings: Settings | None = None, *, create: bool = True) -> 
         raise
     recorders = storage.recorders
     app = GameLedger(
-        [GameStore(EventStorage(recorders.events, recorders.snapshots))],
+        [
+            GameStore(
+                EventStorage(
+                    recorders.events,
+                    recorders.snapshots,
+                    recorders.change_token,
+                    recorders.by_topic,
+                )
+            )
+        ],
         cache_bytes=int(settings.game_cache_mb * 1024 * 1024),
     )
     listen = settings.postgres.listen_conninfo() if storage.postgres is not None else None
     watcher = LogWatcher(
         interval=settings.follow_interval, listen=listen, channels=[recorders.events_table]
     )
-    services = Services(settings=settings, storage=storage, app=app, watcher=watcher)
+    services = Services(
+        settings=settings,
+        storage=storage,
+        app=app,
+        watcher=watcher,
+        records=storage.record_store(),
+    )
     for name in READ_MODELS:
         view = storage.read_model(name)
         projection = _PROJECTIONS[name](app, projection_cache_bytes(settings))(view)

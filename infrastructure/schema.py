@@ -22,12 +22,22 @@ import psycopg.errors
 from psycopg import sql
 
 from infrastructure.config import ConfigurationError
+from infrastructure.readmodels.rows import SCHEMA_VERSION as GAMES_LIST_VERSION
 from infrastructure.storage import READ_MODELS, Storage
 
-VERSIONS: dict[str, int] = {"events": 1, "games_list": 1, "turns": 1}
+VERSIONS: dict[str, int] = {
+    "events": 2,
+    "games_list": GAMES_LIST_VERSION,
+    "turns": 1,
+    "records": 1,
+}
 """The schema version of each part that this code needs. Version 1 of a read model keeps its
 tracking position in ``<read model>_tracking`` (on SQLite earlier versions kept it in the
-library's ``tracking`` table, which the upgrade moves over)."""
+library's ``tracking`` table, which the upgrade moves over). A read model whose shape changed
+(its view's ``recreate_below``; the games list at version 2) is made anew by the upgrade and
+filled again from the log by its follower (docs/operations.md, "Schema"). Version 2 of the
+events adds the index of each game's events by topic (the event log's ``?type=``). The
+``records`` part keeps finished games' records (:mod:`infrastructure.readmodels.records`)."""
 
 LEGACY_SQLITE_TRACKING = "tracking"
 VERSION_TABLE = "gameledger_schema"
@@ -134,7 +144,7 @@ def _upgrade_postgres(storage: Storage) -> Upgrade:
             for part, need in VERSIONS.items():
                 if current.get(part, 0) >= need:
                     continue
-                for statement in _postgres_ddl(storage, part):
+                for statement in _postgres_ddl(storage, part, current.get(part, 0)):
                     if statement.as_string().startswith("CREATE TYPE"):
                         # PostgreSQL has no CREATE TYPE IF NOT EXISTS: a savepoint keeps
                         # the transaction alive when the type is there already.
@@ -157,7 +167,7 @@ def _upgrade_postgres(storage: Storage) -> Upgrade:
     return Upgrade(before, changed)
 
 
-def _postgres_ddl(storage: Storage, part: str) -> list[Any]:
+def _postgres_ddl(storage: Storage, part: str, version: int) -> list[Any]:
     """The statements creating one part on PostgreSQL: the library's own for the events (its
     composite type, tables and indexes; not its optional database functions, which this
     service does not use), each read model's tables and indexes."""
@@ -167,9 +177,17 @@ def _postgres_ddl(storage: Storage, part: str) -> list[Any]:
             for statement in recorder.sql_create_statements:  # type: ignore[attr-defined]
                 if not statement.as_string().startswith("CREATE OR REPLACE FUNCTION"):
                     statements.append(statement)
-        return statements
+        return [*statements, *storage.recorders.topic_index]
+    if part == "records":
+        return list(storage.record_store().ddl())
     view = storage.read_model(part)
-    return [*view.ddl(), *view.index_ddl()]
+    schema = storage.settings.postgres.schema
+    drop = [
+        sql.SQL("DROP TABLE IF EXISTS {}").format(sql.Identifier(schema, table))
+        for table in view.tables()
+        if version < view.recreate_below
+    ]
+    return [*drop, *view.ddl(), *view.index_ddl()]
 
 
 # SQLite (and the in-memory store's read models)
@@ -177,7 +195,7 @@ def _postgres_ddl(storage: Storage, part: str) -> list[Any]:
 
 def _sqlite_parts() -> list[tuple[str, str]]:
     """Each part and the file it lives in (``""``: the event store's own file)."""
-    return [("events", ""), *((name, name) for name in READ_MODELS)]
+    return [("events", ""), *((name, name) for name in READ_MODELS), ("records", "records")]
 
 
 def _sqlite_versions(conn: sqlite3.Connection) -> dict[str, int]:
@@ -205,8 +223,9 @@ def _upgrade_sqlite(storage: Storage) -> Upgrade:
                 continue
             conn.execute("BEGIN IMMEDIATE")
             try:
-                if _sqlite_versions(conn).get(part, 0) < VERSIONS[part]:
-                    _sqlite_create(conn, storage, part)
+                found = _sqlite_versions(conn).get(part, 0)
+                if found < VERSIONS[part]:
+                    _sqlite_create(conn, storage, part, found)
                     changed.append(part)
                 conn.execute("COMMIT")
             except BaseException:
@@ -215,7 +234,7 @@ def _upgrade_sqlite(storage: Storage) -> Upgrade:
     return Upgrade(before, changed)
 
 
-def _sqlite_create(conn: sqlite3.Connection, storage: Storage, part: str) -> None:
+def _sqlite_create(conn: sqlite3.Connection, storage: Storage, part: str, version: int) -> None:
     conn.execute(
         f"CREATE TABLE IF NOT EXISTS {VERSION_TABLE} (component TEXT PRIMARY KEY, "
         "version INTEGER NOT NULL)"
@@ -224,8 +243,16 @@ def _sqlite_create(conn: sqlite3.Connection, storage: Storage, part: str) -> Non
         for recorder in (storage.recorders.events, storage.recorders.snapshots):
             for statement in recorder.create_table_statements:  # type: ignore[attr-defined]
                 conn.execute(statement)
+        for statement in storage.recorders.topic_index:
+            conn.execute(statement)
+    elif part == "records":
+        for statement in storage.record_store().ddl():
+            conn.execute(statement)
     else:
         view = storage.read_model(part)
+        if version < view.recreate_below:
+            for table in [*view.tables(), LEGACY_SQLITE_TRACKING]:
+                conn.execute(f"DROP TABLE IF EXISTS {table}")
         for statement in [*view.ddl(), *view.index_ddl()]:
             conn.execute(statement)
         _move_legacy_tracking(conn, view.tracking_name)

@@ -17,19 +17,16 @@ Nothing here creates a table: :mod:`infrastructure.schema` does, as one explicit
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterator
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
+from uuid import UUID
 
-from eventsourcing.persistence import AggregateRecorder, ApplicationRecorder
+from eventsourcing.persistence import AggregateRecorder, ApplicationRecorder, StoredEvent
 from eventsourcing.popo import POPOAggregateRecorder, POPOApplicationRecorder
-from eventsourcing.postgres import (
-    ConnectionPool,
-    PostgresAggregateRecorder,
-    PostgresApplicationRecorder,
-    PostgresDatastore,
-)
+from eventsourcing.postgres import ConnectionPool, PostgresAggregateRecorder, PostgresDatastore
 from eventsourcing.sqlite import (
     SQLiteAggregateRecorder,
     SQLiteApplicationRecorder,
@@ -38,10 +35,12 @@ from eventsourcing.sqlite import (
 from psycopg import Connection
 from psycopg.rows import DictRow, dict_row
 
-from application.store import STORE_NAME
+from application.store import STORE_NAME, EventsByTopic
 from infrastructure.config import PostgresSettings, Settings
+from infrastructure.pgrecorder import RenderedPostgresRecorder
 from infrastructure.readmodels.postgres_games_list import PostgresGamesListView
 from infrastructure.readmodels.postgres_turns import PostgresTurnsView
+from infrastructure.readmodels.records import PostgresRecordStore, SQLiteRecordStore
 from infrastructure.readmodels.sqlite_games_list import SQLiteGamesListView
 from infrastructure.readmodels.sqlite_turns import SQLiteTurnsView
 
@@ -77,12 +76,65 @@ class ReadModelView(Protocol):
 
 @dataclass(frozen=True)
 class EventRecorders:
-    """The event store of the games: the events and their snapshots."""
+    """The event store of the games: the events and their snapshots, and the store's change
+    token where it has one (:class:`application.store.EventStorage`)."""
 
     events: ApplicationRecorder
     snapshots: AggregateRecorder
     events_table: str
     snapshots_table: str
+    change_token: Callable[[], object] | None = None
+    by_topic: EventsByTopic | None = None
+    topic_index: list[Any] = field(default_factory=list)
+    """The statements creating the index ``by_topic`` reads (:mod:`infrastructure.schema`)."""
+
+
+class SQLiteEventsByTopic:
+    """A game's events of some topics, through the SQLite index of topics."""
+
+    def __init__(self, datastore: SQLiteDatastore, table: str) -> None:
+        self.datastore = datastore
+        self.table = table
+
+    def ddl(self) -> list[str]:
+        """The index of a game's events by topic."""
+        return [
+            f"CREATE INDEX IF NOT EXISTS {self.table}_topic_idx ON {self.table} "
+            "(originator_id, topic, originator_version)"
+        ]
+
+    def __call__(
+        self, game_id: UUID, topics: Sequence[str], after: int, up_to: int, limit: int
+    ) -> Sequence[StoredEvent]:
+        marks = ", ".join("?" for _ in topics)
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(
+                f"SELECT originator_id, originator_version, topic, state FROM {self.table} "
+                f"WHERE originator_id = ? AND topic IN ({marks}) AND originator_version > ? "
+                "AND originator_version <= ? ORDER BY originator_version LIMIT ?",
+                (game_id.hex, *topics, after, up_to, limit),
+            )
+            return [StoredEvent(UUID(row[0]), row[1], row[2], row[3]) for row in c.fetchall()]
+
+
+class SQLiteDataVersion:
+    """SQLite's ``PRAGMA data_version`` on a connection of its own: a number that changes
+    whenever any other connection, of this process or another, commits to the file — the
+    store's change token (:class:`application.store.EventStorage`)."""
+
+    def __init__(self, path: str) -> None:
+        self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._lock = threading.Lock()
+
+    def __call__(self) -> object:
+        with self._lock:
+            found = self._conn.execute("PRAGMA data_version").fetchone()
+        return found[0]
+
+    def close(self) -> None:
+        """Close the connection."""
+        with self._lock:
+            self._conn.close()
 
 
 class PooledDatastore(PostgresDatastore):
@@ -139,6 +191,7 @@ class Storage:
         self.settings = settings
         self.postgres: PostgresDatastore | None = None
         self._sqlite: dict[str, SQLiteDatastore] = {}
+        self._data_version: SQLiteDataVersion | None = None
         if settings.store == "postgres":
             self.postgres = PooledDatastore(settings.postgres)
         self.recorders = self._event_recorders()
@@ -166,19 +219,27 @@ class Storage:
         if self.postgres is not None:
             events = f"{STORE_NAME}_events"
             snapshots = f"{STORE_NAME}_snapshots"
+            recorder = RenderedPostgresRecorder(self.postgres, events_table_name=events)
             return EventRecorders(
-                PostgresApplicationRecorder(self.postgres, events_table_name=events),
+                recorder,
                 PostgresAggregateRecorder(self.postgres, events_table_name=snapshots),
                 events,
                 snapshots,
+                by_topic=recorder.select_by_topic,
+                topic_index=recorder.topic_index_ddl(),
             )
         if self.kind == "sqlite":
             datastore = self.sqlite()
+            self._data_version = SQLiteDataVersion(str(self.settings.sqlite_file()))
+            by_topic = SQLiteEventsByTopic(datastore, "stored_events")
             return EventRecorders(
                 SQLiteApplicationRecorder(datastore, events_table_name="stored_events"),
                 SQLiteAggregateRecorder(datastore, events_table_name="stored_snapshots"),
                 "stored_events",
                 "stored_snapshots",
+                self._data_version,
+                by_topic,
+                by_topic.ddl(),
             )
         return EventRecorders(
             POPOApplicationRecorder(), POPOAggregateRecorder(), "events", "snapshots"
@@ -212,9 +273,17 @@ class Storage:
         sqlite_class = {"games_list": SQLiteGamesListView, "turns": SQLiteTurnsView}
         return sqlite_class[name](self.sqlite(name), suffix)
 
+    def record_store(self) -> Any:
+        """Where finished games' records are kept (:mod:`infrastructure.readmodels.records`)."""
+        if self.postgres is not None:
+            return PostgresRecordStore(self.postgres)
+        return SQLiteRecordStore(self.sqlite("records"))
+
     def close(self) -> None:
         """Close every connection."""
         if self.postgres is not None:
             self.postgres.close()
         for datastore in self._sqlite.values():
             datastore.close()
+        if self._data_version is not None:
+            self._data_version.close()

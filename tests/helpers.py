@@ -7,6 +7,9 @@ from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
+import orjson
+
+from application.projections.games_list import GameRow, GamesListView, games_page
 from application.service import GameLedger
 
 
@@ -54,3 +57,17 @@ def start_game(
     game_id = app.create_game("azul", players, options, seed=seed)
     tokens = [app.join(game_id, f"player {n}", n).token for n in range(players)]
     return Table(app, game_id, tokens)
+
+
+def listed(
+    view: GamesListView, *, status: str | None = None, game: str | None = None, limit: int = 50
+) -> list[GameRow]:
+    """Every row of the games list matching the filters, in list order, page by page."""
+    rows: list[GameRow] = []
+    cursor: str | None = None
+    while True:
+        page = games_page(view, status=status, game=game, limit=limit, cursor=cursor)
+        rows += [GameRow.from_json(orjson.loads(document)) for document in page.documents]
+        if page.next_cursor is None:
+            return rows
+        cursor = page.next_cursor

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app, url_for
+from flask import current_app, request, url_for
+from werkzeug.wrappers import Response
 
-from application.service import Played
+from application.service import Document, Played
 from infrastructure.container import Services
 
 PREFIX = "/api/v1"
@@ -41,3 +42,32 @@ def played_answer(game_id: str, done: Played) -> Answer:
     return with_etag(
         {"game_id": game_id, "version": done.version, "events": done.events}, done.version
     )
+
+
+def etag_of(version: int) -> str:
+    """The entity tag of a game's version (a strong validator: a viewer's view of a version
+    never changes)."""
+    return f'"{version}"'
+
+
+def document_answer(document: Document, status: int = 200) -> Response:
+    """A serialised view as it is sent, with its version as ``ETag``; a GET whose
+    ``If-None-Match`` names that version is answered ``304 Not Modified`` with no body
+    (docs/api.md, "Conditional requests"). (A :class:`Response` passes flask-smorest's
+    response schema by: the document is what the schema describes, serialised once.)"""
+    etag = etag_of(document.version)
+    if request.method == "GET" and _none_match(request.headers.get("If-None-Match"), etag):
+        answer = Response(status=304)
+    else:
+        answer = Response(document.body, status=status, mimetype="application/json")
+    answer.headers["ETag"] = etag
+    return answer
+
+
+def _none_match(header: str | None, etag: str) -> bool:
+    """Whether an ``If-None-Match`` header names ``etag`` (RFC 9110, 13.1.2: the weak
+    comparison, ``*`` for any)."""
+    if not header:
+        return False
+    tags = {tag.strip().removeprefix("W/") for tag in header.split(",")}
+    return "*" in tags or etag in tags

@@ -13,7 +13,7 @@ blp = Blueprint("forks", __name__, url_prefix=PREFIX, description="Analysis game
 
 
 @blp.route("/games/<game_id>/forks", methods=["POST"])
-@blp.arguments(schemas.ForkRequest)
+@blp.arguments(schemas.ForkRequest())
 @blp.response(201, schemas.GameViewSchema)
 @blp.problems(
     problems.BODY,

@@ -4,11 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+from werkzeug.wrappers import Response
+
 from api import problems, schemas
 from api.problems import Failure
 from api.requests import Blueprint, bearer_token, game_uuid
-from api.resources.common import PREFIX, Answer, game_location, services, with_etag
+from api.resources.common import (
+    PREFIX,
+    Answer,
+    document_answer,
+    game_location,
+    services,
+    with_etag,
+)
 from application.contract import ledger_event_schemas
+from application.projections.games_list import games_page
 
 blp = Blueprint(
     "games", __name__, url_prefix=PREFIX, description="Kinds of game, the games list, a game"
@@ -35,24 +46,27 @@ def get_game_schemas(name: str) -> dict[str, Any]:
 
 
 @blp.route("/games", methods=["GET"])
-@blp.arguments(schemas.ListQuery, location="query")
+@blp.arguments(schemas.ListQuery(), location="query")
 @blp.response(200, schemas.GameListSchema)
-@blp.problems(problems.QUERY)
-def list_games(query: dict[str, Any]) -> dict[str, Any]:
-    """The games list (read model): newest activity first, filtered by status or game."""
-    rows, total = services().games_list.list_games(
-        status=query["status"], game=query["game"], limit=query["limit"], offset=query["offset"]
+@blp.problems(problems.QUERY, Failure(400, "invalid-cursor"))
+def list_games(query: dict[str, Any]) -> Response:
+    """The games list (read model): newest activity first, filtered by status or game; a
+    page at a time (``next_cursor`` gives the next page's ``cursor``)."""
+    page = games_page(
+        services().games_list,
+        status=query["status"],
+        game=query["game"],
+        limit=query["limit"],
+        cursor=query["cursor"],
     )
-    return {
-        "items": [r.to_json() for r in rows],
-        "total": total,
-        "limit": query["limit"],
-        "offset": query["offset"],
-    }
+    items = ",".join(page.documents)
+    tail = orjson.dumps({"next_cursor": page.next_cursor, "limit": query["limit"]})
+    body = b'{"items":[' + items.encode() + b"]," + tail[1:]
+    return Response(body, mimetype="application/json")
 
 
 @blp.route("/games", methods=["POST"])
-@blp.arguments(schemas.CreateGameRequest)
+@blp.arguments(schemas.CreateGameRequest())
 @blp.response(201, schemas.CreatedGameSchema)
 @blp.problems(
     problems.BODY,
@@ -69,10 +83,12 @@ def create_game(body: dict[str, Any]) -> Answer:
 
 
 @blp.route("/games/<game_id>", methods=["GET"])
-@blp.arguments(schemas.ViewQuery, location="query")
+@blp.arguments(schemas.ViewQuery(), location="query")
 @blp.response(200, schemas.GameViewSchema)
 @blp.problems(problems.QUERY, problems.VIEWER, problems.GAME, Failure(404, "no-such-version"))
-def get_game(query: dict[str, Any], game_id: str) -> Answer:
-    """The game as the token's seat (or a spectator) sees it, now or at ``version``."""
-    view = services().app.view(game_uuid(game_id), bearer_token(), query["version"])
-    return with_etag(view, view["version"])
+def get_game(query: dict[str, Any], game_id: str) -> Response:
+    """The game as the token's seat (or a spectator) sees it, now or at ``version``.
+
+    With ``If-None-Match`` naming the version it would show: 304 Not Modified, no body."""
+    document = services().app.view_document(game_uuid(game_id), bearer_token(), query["version"])
+    return document_answer(document)

@@ -22,7 +22,7 @@ def legal_moves(game_id: str) -> Answer:
 
 
 @blp.route("/games/<game_id>/moves", methods=["POST"])
-@blp.arguments(schemas.MoveRequest)
+@blp.arguments(schemas.MoveRequest())
 @blp.response(200, schemas.PlayedSchema)
 @blp.problems(
     problems.BODY,

@@ -13,7 +13,7 @@ blp = Blueprint("seats", __name__, url_prefix=PREFIX, description="Taking a seat
 
 
 @blp.route("/games/<game_id>/seats", methods=["POST"])
-@blp.arguments(schemas.JoinRequest)
+@blp.arguments(schemas.JoinRequest())
 @blp.response(201, schemas.JoinedSchema)
 @blp.problems(
     problems.BODY,

@@ -14,7 +14,7 @@ blp = Blueprint("turns", __name__, url_prefix=PREFIX, description="The turn inde
 
 
 @blp.route("/games/<game_id>/turns", methods=["GET"])
-@blp.arguments(schemas.TurnsQuery, location="query")
+@blp.arguments(schemas.TurnsQuery(), location="query")
 @blp.response(200, schemas.TurnListSchema)
 @blp.problems(problems.QUERY, problems.VIEWER, problems.GAME)
 def list_turns(query: dict[str, Any], game_id: str) -> dict[str, Any]:

@@ -24,7 +24,7 @@ _UNDO = (
 
 
 @blp.route("/games/<game_id>/undo-requests", methods=["POST"])
-@blp.arguments(schemas.UndoRequest)
+@blp.arguments(schemas.UndoRequest())
 @blp.response(200, schemas.PlayedSchema)
 @blp.problems(*_UNDO)
 def request_undo(body: dict[str, Any], game_id: str) -> Answer:
@@ -39,7 +39,7 @@ def request_undo(body: dict[str, Any], game_id: str) -> Answer:
 
 
 @blp.route("/games/<game_id>/undo-requests/answer", methods=["POST"])
-@blp.arguments(schemas.UndoAnswer)
+@blp.arguments(schemas.UndoAnswer())
 @blp.response(200, schemas.PlayedSchema)
 @blp.problems(*_UNDO)
 def answer_undo(body: dict[str, Any], game_id: str) -> Answer:
@@ -51,7 +51,7 @@ def answer_undo(body: dict[str, Any], game_id: str) -> Answer:
 
 
 @blp.route("/games/<game_id>/arbiter/undo", methods=["POST"])
-@blp.arguments(schemas.ArbiterUndoRequest)
+@blp.arguments(schemas.ArbiterUndoRequest())
 @blp.response(200, schemas.PlayedSchema)
 @blp.problems(*_UNDO)
 def arbiter_undo(body: dict[str, Any], game_id: str) -> Answer:

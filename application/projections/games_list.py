@@ -4,16 +4,24 @@ seats, whose turn, scores, version, last activity — kept by following the even
 Each event is applied exactly once: the view writes the row and the event's tracking
 position in one transaction, and refuses a position it has already recorded. Rows depend
 only on the events (``last_activity`` is the event's own timestamp), so a rebuild from zero
-gives the same rows."""
+gives the same rows.
+
+Each row is kept as the JSON document the API sends, so that a page of the list is read and
+sent with no decoding or encoding of its rows; pages are found by the position of their last
+row (keyset pagination: most recent activity first, then game id), never by counting or
+skipping rows (docs/api.md, "The games list")."""
 
 from __future__ import annotations
 
+import base64
 from dataclasses import dataclass
 from typing import Any, Protocol
 from uuid import UUID
 
+import orjson
 from eventsourcing.persistence import Tracking
 
+from application.errors import BadRequest
 from application.presenters import seats_of, status_of
 from application.projections.following import CACHE_BYTES, FollowingProjection, GameSource
 from application.projections.storable import storable
@@ -39,6 +47,33 @@ class GameRow:
     created_at: str
     last_activity: str
 
+    @property
+    def position(self) -> Position:
+        """Where the row is in the list."""
+        return Position(self.last_activity, self.game_id)
+
+    def document(self) -> str:
+        """The row as the JSON document the list sends."""
+        return orjson.dumps(self.to_json()).decode()
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameRow:
+        """A row from its JSON form."""
+        return cls(
+            game_id=data["id"],
+            game=data["game"],
+            status=data["status"],
+            players=data["players"],
+            seats=data["seats"],
+            current_players=data["current_players"],
+            analysis=data["analysis"],
+            scores=data["scores"],
+            round=data["round"],
+            version=data["version"],
+            created_at=data["created_at"],
+            last_activity=data["last_activity"],
+        )
+
     def to_json(self) -> dict[str, Any]:
         """The row as JSON-ready primitives."""
         return {
@@ -57,6 +92,42 @@ class GameRow:
         }
 
 
+@dataclass(frozen=True, order=True)
+class Position:
+    """A row's place in the list, which runs from the most recent activity down (ties: the
+    larger game id first)."""
+
+    last_activity: str
+    game_id: str
+
+    def cursor(self) -> str:
+        """The position as an opaque cursor (URL-safe)."""
+        raw = orjson.dumps([self.last_activity, self.game_id])
+        return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+    @classmethod
+    def from_cursor(cls, cursor: str) -> Position:
+        """The position a cursor stands for; ``invalid-cursor`` if it is not one this service
+        made."""
+        try:
+            raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+            last_activity, game_id = orjson.loads(raw)
+        except (ValueError, TypeError, orjson.JSONDecodeError):
+            raise BadRequest("invalid-cursor", "That is not a cursor of the games list.") from None
+        if not isinstance(last_activity, str) or not isinstance(game_id, str):
+            raise BadRequest("invalid-cursor", "That is not a cursor of the games list.")
+        return cls(last_activity, game_id)
+
+
+@dataclass(frozen=True)
+class Page:
+    """A page of the games list: its rows as JSON documents, and the cursor of the next page
+    (``None`` on the last)."""
+
+    documents: list[str]
+    next_cursor: str | None
+
+
 class GamesListView(Protocol):
     """Where the games list is kept (SQLite or PostgreSQL tables, infrastructure/)."""
 
@@ -66,9 +137,10 @@ class GamesListView(Protocol):
         ...
 
     def list_games(
-        self, *, status: str | None, game: str | None, limit: int, offset: int
-    ) -> tuple[list[GameRow], int]:
-        """A page of rows, most recently active first, and the total matching."""
+        self, *, status: str | None, game: str | None, limit: int, after: Position | None
+    ) -> list[tuple[Position, str]]:
+        """At most ``limit`` rows matching the filters that come after position ``after``
+        (from the top without one), in list order: each row's position and JSON document."""
         ...
 
     def all_rows(self) -> list[GameRow]:
@@ -82,6 +154,23 @@ class GamesListView(Protocol):
     def max_tracking_id(self, application_name: str) -> int | None:
         """The last notification id applied."""
         ...
+
+
+def games_page(
+    view: GamesListView,
+    *,
+    status: str | None = None,
+    game: str | None = None,
+    limit: int = 50,
+    cursor: str | None = None,
+) -> Page:
+    """A page of the games list (docs/api.md, "The games list"): at most ``limit`` rows after
+    the row ``cursor`` names, and the cursor of the next page."""
+    after = None if cursor is None else Position.from_cursor(cursor)
+    rows = view.list_games(status=status, game=game, limit=limit + 1, after=after)
+    more = len(rows) > limit
+    rows = rows[:limit]
+    return Page([document for _, document in rows], rows[-1][0].cursor() if more else None)
 
 
 def row_of(game: Game, last_activity: str) -> GameRow:

@@ -17,6 +17,8 @@ class PostgresTurnsView:
     names a table set built beside the live one (a rebuild's)."""
 
     name = "turns"
+    schema_version = 1
+    recreate_below = 0
 
     def __init__(self, datastore: PostgresDatastore, suffix: str = "") -> None:
         self.datastore = datastore

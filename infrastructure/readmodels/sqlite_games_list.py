@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import orjson
 from eventsourcing.persistence import Tracking
 from eventsourcing.sqlite import SQLiteDatastore
 
-from application.projections.games_list import GameRow
+from application.projections.games_list import GameRow, Position
 from infrastructure.readmodels import tracking
-from infrastructure.readmodels.rows import COLUMNS, filters, from_record, to_params
+from infrastructure.readmodels.rows import (
+    COLUMNS,
+    INDEXES,
+    ORDER,
+    SCHEMA_VERSION,
+    filters,
+    to_params,
+)
 
 _VALUES = ", ".join(":" + c.strip() for c in COLUMNS.split(","))
 
@@ -17,6 +25,8 @@ class SQLiteGamesListView:
     table set built beside the live one (a rebuild's, :mod:`infrastructure.rebuild`)."""
 
     name = "games_list"
+    schema_version = SCHEMA_VERSION
+    recreate_below = SCHEMA_VERSION
 
     def __init__(self, datastore: SQLiteDatastore, suffix: str = "") -> None:
         self.datastore = datastore
@@ -33,17 +43,15 @@ class SQLiteGamesListView:
         return [
             f"CREATE TABLE IF NOT EXISTS {self.table} ("
             "game_id TEXT PRIMARY KEY, game TEXT NOT NULL, status TEXT NOT NULL, "
-            "players INTEGER NOT NULL, seats TEXT NOT NULL, current_players TEXT NOT NULL, "
-            "analysis INTEGER NOT NULL, "
-            "scores TEXT NOT NULL, round INTEGER, version INTEGER NOT NULL, "
-            "created_at TEXT NOT NULL, last_activity TEXT NOT NULL)",
+            "last_activity TEXT NOT NULL, doc TEXT NOT NULL)",
             *tracking.sqlite_tracking_ddl(self.tracking_name),
         ]
 
     def index_ddl(self) -> list[str]:
         """The secondary indexes, by their names on the live table."""
         return [
-            f"CREATE INDEX IF NOT EXISTS games_list_activity ON {self.table} (last_activity DESC)"
+            f"CREATE INDEX IF NOT EXISTS {name} ON {self.table} ({columns})"
+            for name, columns in INDEXES
         ]
 
     def upsert_games(self, rows: list[GameRow], position: Tracking) -> None:
@@ -57,26 +65,22 @@ class SQLiteGamesListView:
                 )
 
     def list_games(
-        self, *, status: str | None, game: str | None, limit: int, offset: int
-    ) -> tuple[list[GameRow], int]:
-        """A page of rows, most recently active first, and the total matching."""
-        where, params = filters(status, game, ":{}")
+        self, *, status: str | None, game: str | None, limit: int, after: Position | None
+    ) -> list[tuple[Position, str]]:
+        """At most ``limit`` rows after ``after``, in list order: position and document."""
+        where, params = filters(status, game, after, ":{}")
         with self.datastore.transaction(commit=False) as c:
-            c.execute(f"SELECT COUNT(*) FROM {self.table}{where}", params)
-            total = int(c.fetchone()[0])
             c.execute(
-                f"SELECT {COLUMNS} FROM {self.table}{where} "
-                "ORDER BY last_activity DESC, game_id LIMIT :limit OFFSET :offset",
-                {**params, "limit": limit, "offset": offset},
+                f"SELECT last_activity, game_id, doc FROM {self.table}{where}{ORDER} LIMIT :limit",
+                {**params, "limit": limit},
             )
-            rows = [from_record(r) for r in c.fetchall()]
-        return rows, total
+            return [(Position(r[0], r[1]), r[2]) for r in c.fetchall()]
 
     def all_rows(self) -> list[GameRow]:
         """Every row, by game id."""
         with self.datastore.transaction(commit=False) as c:
-            c.execute(f"SELECT {COLUMNS} FROM {self.table} ORDER BY game_id")
-            return [from_record(r) for r in c.fetchall()]
+            c.execute(f"SELECT doc FROM {self.table} ORDER BY game_id")
+            return [GameRow.from_json(orjson.loads(r[0])) for r in c.fetchall()]
 
     def max_tracking_id(self, application_name: str) -> int | None:
         """The last notification id of ``application_name``'s log applied."""

@@ -16,6 +16,8 @@ class SQLiteTurnsView:
     names a table set built beside the live one (a rebuild's)."""
 
     name = "turns"
+    schema_version = 1
+    recreate_below = 0
 
     def __init__(self, datastore: SQLiteDatastore, suffix: str = "") -> None:
         self.datastore = datastore

@@ -9,7 +9,7 @@ import pytest
 
 import domain.game
 from infrastructure.container import Services
-from tests.helpers import start_game
+from tests.helpers import listed, start_game
 
 ODD_NAMES = ["nul\x00name", "bidi\u202eeman", "zero\u200bwidth", "bell\x07"]
 
@@ -24,14 +24,14 @@ def test_a_stored_name_no_text_column_can_hold_stops_nothing(
     monkeypatch.undo()
     assert [seat["name"] for seat in app.view(odd)["seats"]] == ODD_NAMES
     version, seats = app.whose_turn(odd)
-    listed = app.legal_moves(odd, tokens[seats[0]])["moves"]
-    app.play(odd, tokens[seats[0]], listed[0]["move"], version)
+    legal = app.legal_moves(odd, tokens[seats[0]])["moves"]
+    app.play(odd, tokens[seats[0]], legal[0]["move"], version)
     after = start_game(app, seed="after the odd one")
     after.step()
     services.catch_up()
 
-    rows, total = services.games_list.list_games(status=None, game=None, limit=50, offset=0)
-    assert total == 2, "the games after the odd one are listed"
+    rows = listed(services.games_list)
+    assert len(rows) == 2, "the games after the odd one are listed"
     by_id = {row.game_id: row for row in rows}
     shown = [seat["name"] for seat in by_id[str(odd)].seats]
     assert shown == ["nul\ufffdname", "bidi\u202eeman", "zero\u200bwidth", "bell\x07"]

@@ -15,7 +15,7 @@ from psycopg.sql import SQL
 import infrastructure.follower
 from api.app import create_app
 from infrastructure.container import Services
-from tests.helpers import start_game
+from tests.helpers import listed, start_game
 
 pytestmark = pytest.mark.parametrize(
     "store", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
@@ -80,8 +80,5 @@ def test_a_failing_read_model_is_reported_and_recovers(
     assert eventually(lambda: model.follower.failure is None)
     assert client.get("/api/v1/health").json == {"status": "ok"}
     assert eventually(
-        lambda: any(
-            row.game_id == str(second)
-            for row in services.games_list.list_games(status=None, game=None, limit=10, offset=0)[0]
-        )
+        lambda: any(row.game_id == str(second) for row in listed(services.games_list))
     )

@@ -3,12 +3,13 @@ exactly once, rebuilt from zero to the same rows (issue 2, part 7)."""
 
 from __future__ import annotations
 
+import orjson
 import pytest
 from eventsourcing.persistence import IntegrityError, Tracking
 
-from application.projections.games_list import row_of
+from application.projections.games_list import games_page, row_of
 from infrastructure.container import Services
-from tests.helpers import start_game
+from tests.helpers import listed, start_game
 
 
 def test_rows_follow_the_games(services: Services) -> None:
@@ -22,8 +23,8 @@ def test_rows_follow_the_games(services: Services) -> None:
     finished.play_out()
     services.catch_up()
 
-    rows, total = services.games_list.list_games(status=None, game=None, limit=50, offset=0)
-    assert total == 3
+    rows = listed(services.games_list)
+    assert len(rows) == 3
     by_id = {row.game_id: row for row in rows}
     assert by_id[str(waiting)].status == "waiting"
     assert [s["joined"] for s in by_id[str(waiting)].seats] == [True, False, False]
@@ -37,12 +38,15 @@ def test_rows_follow_the_games(services: Services) -> None:
     assert done.scores == app.view(finished.game_id)["outcome"]["scores"]
     assert rows[0].game_id == str(finished.game_id)  # most recent activity first
 
-    only_active, count = services.games_list.list_games(
-        status="active", game="azul", limit=50, offset=0
-    )
-    assert count == 1 and only_active[0].game_id == str(playing.game_id)
-    second_page, _ = services.games_list.list_games(status=None, game=None, limit=2, offset=2)
-    assert [r.game_id for r in second_page] == [rows[2].game_id]
+    only_active = listed(services.games_list, status="active", game="azul")
+    assert [row.game_id for row in only_active] == [str(playing.game_id)]
+    first_page = games_page(services.games_list, limit=2)
+    assert [orjson.loads(d)["id"] for d in first_page.documents] == [r.game_id for r in rows[:2]]
+    assert first_page.next_cursor is not None
+    second_page = games_page(services.games_list, limit=2, cursor=first_page.next_cursor)
+    assert [orjson.loads(d)["id"] for d in second_page.documents] == [rows[2].game_id]
+    assert second_page.next_cursor is None
+    assert listed(services.games_list, limit=1) == rows  # page by page, the same rows
 
 
 def test_rebuild_gives_the_same_rows(services: Services) -> None:

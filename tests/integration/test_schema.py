@@ -48,19 +48,29 @@ def test_a_store_whose_schema_is_missing_is_refused_without_auto_upgrade(
     build_services(manual).close()  # and now it is current
 
 
-def test_an_earlier_sqlite_store_keeps_its_read_model_positions(tmp_path: Path) -> None:
+def test_an_earlier_sqlite_store_keeps_its_turn_index_and_remakes_its_games_list(
+    tmp_path: Path,
+) -> None:
+    """The turn index keeps its position (moved from the library's ``tracking`` table); the
+    games list, whose shape changed (one JSON document per row), is made anew and filled
+    again from the log by its follower."""
     settings = Settings(store="sqlite", sqlite_path=tmp_path / "old.db")
-    path = settings.sqlite_file("games_list")
-    with sqlite3.connect(path) as old:  # as the previous version left it
-        old.execute(
-            "CREATE TABLE tracking (application_name TEXT, notification_id INTEGER, "
-            "PRIMARY KEY (application_name)) WITHOUT ROWID"
-        )
-        old.execute("INSERT INTO tracking VALUES ('__migration__', 1), ('gameledger', 42)")
+    for part in ("games_list", "turns"):
+        with sqlite3.connect(settings.sqlite_file(part)) as old:  # as the earlier version left it
+            old.execute(
+                "CREATE TABLE tracking (application_name TEXT, notification_id INTEGER, "
+                "PRIMARY KEY (application_name)) WITHOUT ROWID"
+            )
+            old.execute("INSERT INTO tracking VALUES ('__migration__', 1), ('gameledger', 42)")
+    with sqlite3.connect(settings.sqlite_file("games_list")) as old:
+        old.execute("CREATE TABLE games_list (game_id TEXT PRIMARY KEY, seats TEXT NOT NULL)")
     storage = Storage(settings)
     try:
         schema.upgrade(storage)
-        assert storage.read_model("games_list").max_tracking_id("gameledger") == 42
-        assert storage.read_model("games_list").max_tracking_id("__migration__") is None
+        assert storage.read_model("turns").max_tracking_id("gameledger") == 42
+        assert storage.read_model("turns").max_tracking_id("__migration__") is None
+        games_list = storage.read_model("games_list")
+        assert games_list.max_tracking_id("gameledger") is None
+        assert games_list.all_rows() == []
     finally:
         storage.close()

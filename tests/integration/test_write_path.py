@@ -147,3 +147,30 @@ def test_an_undo_past_every_snapshot_is_a_replay_at_every_version(services: Serv
     cold = GameLedger(app.stores)  # the same store, nothing cached
     assert app.view(game_id) == cold.view(game_id)
     assert app.view(game_id)["moves"] == 3 + 30
+
+
+def test_on_sqlite_a_read_of_an_unchanged_store_makes_no_query(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite's data_version tells a process that nobody has committed since it last looked:
+    its views then need no query; a commit by another process is seen at the next read."""
+    settings = Settings(
+        store="sqlite", sqlite_path=tmp_path / "quiet.db", embedded_projections=False
+    )
+    first, second = two_processes(settings)
+    try:
+        table = start_game(first.app, players=2)
+        table.step()
+        [store] = second.app.stores
+        seen = second.app.view(table.game_id)
+        reads = CountingReads(store)
+        monkeypatch.setattr(store.recorder, "select_events", reads.counted)
+        for _ in range(5):
+            assert second.app.view(table.game_id) == seen
+        assert reads.count == 0
+        table.step()  # in the other process
+        assert second.app.view(table.game_id)["version"] > seen["version"]
+        assert reads.count == 1
+    finally:
+        first.close()
+        second.close()

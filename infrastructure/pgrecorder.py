@@ -1,0 +1,125 @@
+"""The event store's PostgreSQL recorder with its statements written once (docs/performance.md,
+"Application"): the library's ``PostgresApplicationRecorder`` composes most of its SQL on
+every call (``psycopg.sql.Composed``), and psycopg converts a composed statement anew each time
+it is executed — about 50 µs per statement here, several statements per save and one per read
+of a game's events. This recorder renders each statement to bytes once, which psycopg converts
+once and remembers. The statements, their order, the table lock and the NOTIFY are the
+library's own; only when they are composed changes (tests/integration/test_event_store.py runs
+the store's contract against it)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import InterfaceError, OperationalError, StoredEvent
+from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
+from eventsourcing.utils import retry
+from psycopg import Cursor
+from psycopg.rows import DictRow
+from psycopg.sql import SQL, Composable, Identifier
+
+
+def rendered(statement: Composable) -> bytes:
+    """A composed statement as the bytes psycopg sends (identifiers quoted once)."""
+    return statement.as_string().encode()
+
+
+class RenderedPostgresRecorder(PostgresApplicationRecorder):
+    """The library's application recorder, its statements rendered once."""
+
+    def __init__(self, datastore: PostgresDatastore, *, events_table_name: str) -> None:
+        super().__init__(datastore, events_table_name=events_table_name)
+        self.insert_events_statement = rendered(self.insert_events_statement)  # type: ignore[assignment]
+        self.lock_table_statements = [rendered(s) for s in self.lock_table_statements]  # type: ignore[arg-type]
+        self._notify = rendered(SQL("NOTIFY {0}").format(Identifier(self.channel_name)))
+        self._select: dict[tuple[bool, bool, bool, bool], bytes] = {}
+        self._by_topic = rendered(
+            SQL(
+                "SELECT originator_id, originator_version, topic, state FROM {}.{} "
+                "WHERE originator_id = %s AND topic = ANY(%s) AND originator_version > %s "
+                "AND originator_version <= %s ORDER BY originator_version LIMIT %s"
+            ).format(Identifier(datastore.schema), Identifier(events_table_name))
+        )
+
+    def topic_index_ddl(self) -> list[Composable]:
+        """The index of a game's events by topic (docs/api.md, "Event log": ``?type=``)."""
+        return [
+            SQL(
+                "CREATE INDEX IF NOT EXISTS {} ON {}.{} (originator_id, topic, originator_version)"
+            ).format(
+                Identifier(f"{self.events_table_name}_topic_idx"),
+                Identifier(self.datastore.schema),
+                Identifier(self.events_table_name),
+            )
+        ]
+
+    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    def select_by_topic(
+        self, game_id: UUID, topics: Sequence[str], after: int, up_to: int, limit: int
+    ) -> Sequence[StoredEvent]:
+        """A game's events of ``topics`` after version ``after`` (to ``up_to``), at most
+        ``limit``, through the topic index."""
+        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+            curs.execute(self._by_topic, [game_id, list(topics), after, up_to, limit], prepare=True)
+            return [
+                StoredEvent(
+                    originator_id=row["originator_id"],
+                    originator_version=row["originator_version"],
+                    topic=row["topic"],
+                    state=bytes(row["state"]),
+                )
+                for row in curs.fetchall()
+            ]
+
+    def _notify_channel(self, curs: Cursor[DictRow]) -> None:
+        curs.execute(self._notify)
+
+    def _select_statement(self, gt: bool, lte: bool, desc: bool, limit: bool) -> bytes:
+        key = (gt, lte, desc, limit)
+        found = self._select.get(key)
+        if found is None:
+            statement = self.select_events_statement
+            if gt:
+                statement += SQL(" AND originator_version > %s")
+            if lte:
+                statement += SQL(" AND originator_version <= %s")
+            statement += SQL(
+                " ORDER BY originator_version DESC" if desc else " ORDER BY originator_version ASC"
+            )
+            if limit:
+                statement += SQL(" LIMIT %s")
+            found = self._select[key] = rendered(statement)
+        return found
+
+    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    def select_events(
+        self,
+        originator_id: UUID | str,
+        *,
+        gt: int | None = None,
+        lte: int | None = None,
+        desc: bool = False,
+        limit: int | None = None,
+    ) -> Sequence[StoredEvent]:
+        """The library's ``select_events``, its statement rendered once per shape."""
+        params: list[Any] = [originator_id]
+        if gt is not None:
+            params.append(gt)
+        if lte is not None:
+            params.append(lte)
+        if limit is not None:
+            params.append(limit)
+        statement = self._select_statement(gt is not None, lte is not None, desc, limit is not None)
+        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+            curs.execute(statement, params, prepare=True)
+            return [
+                StoredEvent(
+                    originator_id=row["originator_id"],
+                    originator_version=row["originator_version"],
+                    topic=row["topic"],
+                    state=bytes(row["state"]),
+                )
+                for row in curs.fetchall()
+            ]
