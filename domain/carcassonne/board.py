@@ -19,6 +19,7 @@ from domain.carcassonne.state import (
     Feature,
     empty_state,
     stamp,
+    writable,
 )
 from domain.carcassonne.tiles import (
     CITY,
@@ -199,17 +200,17 @@ def place_tile(state: CarcassonneState, pos: int, kind: int, turns: int, player:
         ends = open_ends(features, segments, group) if edged else 0
         if len(joined) == 1:
             fid = joined[0]
-            feature = features[fid]
+            feature = writable(state, fid)
         elif joined:
             fid = max(joined, key=lambda f: len(features[f].nodes))
-            feature = features[fid]
+            feature = writable(state, fid)
             for other in joined:
                 if other != fid:
                     _merge(state, feature, fid, other)
             stamp(state, feature)
         else:
             fid = k << NODE_BITS | group.segments[0]
-            feature = Feature(group.kind, [], set(), 0, 0, [], [], False)
+            feature = Feature(group.kind, [], set(), 0, 0, [], [], False, owner=state.key)
             features[fid] = feature
         for index in group.segments:
             node = k << NODE_BITS | index
@@ -249,7 +250,7 @@ def _mark_monasteries(state: CarcassonneState, pos: int, own: int) -> None:
     for square in (pos, *(pos + step for step in AROUND)):
         fid = monasteries.get(square)
         if fid is not None and monastery_complete(state, square):
-            state.features[fid].complete = True
+            writable(state, fid).complete = True
             del monasteries[square]
 
 

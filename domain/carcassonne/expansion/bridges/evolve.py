@@ -18,7 +18,7 @@ def add_bridge(state: CarcassonneState, pos: int, axis: int) -> None:
     square, kind, turns, owner = state.tiles[k]
     state.tiles[k] = (square, variant_on(state, pos, axis), turns, owner)
     node = k << NODE_BITS | len(TYPES[kind].segments)
-    state.features[node] = Feature(ROAD, [node], {pos}, 2, 0, [], [], False)
+    state.features[node] = Feature(ROAD, [node], {pos}, 2, 0, [], [], False, owner=state.key)
     state.feat[node] = node
     for side in (axis, axis + 2):
         end = pos + DELTAS[side]
