@@ -168,6 +168,9 @@ def checked(move: Place) -> Place:
 MOVES: dict[int, tuple[Place, ...]] = {}
 """The memo of :func:`placements`, keyed ``((pos << 8 | kind << 2 | turns) << 16) | free``."""
 MOVES_LIMIT: Final = 200_000
+MEMOS: Final[list[dict[int, Any]]] = [MOVES]
+"""Every memo of ready-made moves (the expansion adds its placements with a bridge), which
+:func:`clear_memo` empties."""
 
 
 def _spot_table(kind: int) -> tuple[tuple[str | None, ...], ...]:
@@ -208,4 +211,5 @@ def build_placements(key: int, kind: int, pos: int, turns: int, free: int) -> tu
 
 def clear_memo() -> None:
     """Forget every memoised placement (benchmarks use it to time a cold start)."""
-    MOVES.clear()
+    for memo in MEMOS:
+        memo.clear()

@@ -201,6 +201,10 @@ class CarcassonneState:
     slot_cache: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
     """Per frontier square, what :func:`domain.carcassonne.placement.square_slots` found,
     with the stamps of the features it depends on; not part of the state."""
+    bridge_memo: Any = field(default=None, compare=False, repr=False)
+    """With the expansion, the bridges placed tiles beside the frontier can take, with its
+    key (:func:`domain.carcassonne.expansion.bridges.placement.bridge_placements`); not part
+    of the state, and never given to a copy."""
     key: object = field(default_factory=object, compare=False, repr=False)
     """This state's key: a feature whose :attr:`Feature.owner` it is may be changed in place
     by this state's handlers; any other is shared with a copy (:func:`writable`). Not part

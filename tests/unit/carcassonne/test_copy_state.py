@@ -25,7 +25,7 @@ from domain.protocol import Event
 from domain.randomness import RandomStream
 
 BCB = {"expansions": ["bridges-castles-bazaars"]}
-CACHES = {"memo", "slot_cache", "key"}
+CACHES = {"memo", "slot_cache", "bridge_memo", "key"}
 """The fields that are not part of the state (``compare=False``): caches and the key."""
 
 MARKERS: dict[str, Any] = {
