@@ -211,7 +211,9 @@ class CarcassonneRules(RulesBase[CarcassonneState, Move]):
     def bot_move(self, state: CarcassonneState, player: int, bot: random.Random) -> Move:
         """The random bot's move (:mod:`domain.carcassonne.bot`): uniform over the legal
         moves, bidding at most its score + 10 in auctions."""
-        return cast(Move, bot_policy(self.legal_moves(state, player), state.scores[player], bot))
+        moves = self.legal_moves(state, player)
+        auction = deciding(state) >= 0
+        return cast(Move, bot_policy(moves, state.scores[player], bot, auction=auction))
 
     def copy_state(self, state: CarcassonneState) -> CarcassonneState:
         """An independent copy of ``state``."""
