@@ -25,6 +25,7 @@ from domain.carcassonne.events import (
     Segment,
     TilePlaced,
 )
+from domain.carcassonne.expansion.bazaars.auction import is_bazaar
 from domain.carcassonne.expansion.bazaars.turn import bazaar_turns, bid, opening
 from domain.carcassonne.expansion.bridges.moves import Bridged
 from domain.carcassonne.expansion.bridges.placement import placeable
@@ -138,7 +139,12 @@ def play(
     scoring and ``GameEnded``); with the expansion the castle steps and the bazaar come
     between. ``kind``: the tile's bridged variant when it gets a bridge (``TilePlaced`` then
     says ``"bridge"``: its axis on the table; rules, "Bridges"). Raises ``IllegalMove``
-    before emitting the placement."""
+    before emitting the placement.
+
+    What the placement completes is foreseen on the table before it where that table is
+    ``turn.state`` (:func:`_foreseen`); with the expansion a placement that completes
+    nothing then has no castle step, and the turn goes on as in the base game
+    (docs/carcassonne.md, "Foreseeing completions")."""
     state = turn.state
     kind = state.in_hand if kind < 0 else kind
     pos, turns, segment = check_place(state, player, move, kind)
@@ -156,8 +162,8 @@ def play(
     }
     if kind != state.in_hand:
         placed["bridge"] = AXES[BRIDGE_AXIS[kind] ^ (turns & 1)]
-    expansion = state.expansion
-    scored = [] if expansion else completions(state, pos, orientation, groups)
+    foreseen = _foreseen(turn, state, kind)
+    scored = completions(state, pos, orientation, groups) if foreseen else []
     turn.emit(TILE_PLACED(placed))
     if segment >= 0:
         piece = TYPES[kind].segments[segment]
@@ -166,7 +172,7 @@ def play(
             {"player": player, "x": x, "y": y, "segment": piece.id, "role": role}
         )
         turn.emit(deployed)
-    if expansion:
+    if state.expansion and (scored or not foreseen):
         resolve(turn)
         if turn.state.pending is None:
             next_turn(turn, player, rng)
@@ -176,6 +182,19 @@ def play(
         if event is not None:
             turn.emit(event)
     ordinary(turn, player, rng, placed=pos)
+
+
+def _foreseen(turn: Turn[CarcassonneState], state: CarcassonneState, kind: int) -> bool:
+    """Whether the placement of a tile of type ``kind`` on ``state`` foresees what it
+    completes (docs/carcassonne.md, "Foreseeing completions"): always in the base game;
+    with the expansion when nothing was emitted before it (no bridge laid on a neighbour:
+    ``state`` is the table before the move), no bazaar is under way (no bazaar turn) and
+    the tile shows no bazaar (it opens no auction). Such a placement that completes nothing
+    leaves the castle steps nothing to score or trigger (no completed feature, no castle
+    that scored this turn) and the bazaar nothing to do: the next seat draws."""
+    if not state.expansion:
+        return True
+    return not turn.events and state.bazaar is None and not is_bazaar(kind)
 
 
 def play_bridged(
