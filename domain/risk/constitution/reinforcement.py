@@ -59,6 +59,12 @@ def movable(state: RiskState, territory: str) -> int:
     return state.units[territory] - 1 - state.moved.get(territory, 0)
 
 
+def may_end_turn(state: RiskState, seat: int) -> bool:
+    """Whether ``seat`` may end its turn: every reinforcement is placed (docs/risk.md, "A
+    player's turn")."""
+    return state.reserve[seat] == 0
+
+
 def legal_moves(state: RiskState, seat: int) -> list[ConstitutionMove]:
     """Every trade of a set, every affordable purchase (from the buying round on), placing 1
     or the whole reserve on each own territory, moving 1 or every movable unit along each
@@ -71,15 +77,17 @@ def legal_moves(state: RiskState, seat: int) -> list[ConstitutionMove]:
     own = state.territories_of(seat)
     targets = reachable(state, seat)
     reserve = state.reserve[seat]
+    amounts = (1,) if reserve == 1 else (1, reserve)
     for territory in own if reserve else []:
-        out.extend(Place(((territory, n),)) for n in sorted({1, reserve}))
+        out += [Place(((territory, n),)) for n in amounts]
     for source in own:
         free = movable(state, source)
         if free < 1:
             continue
+        counts = (1,) if free == 1 else (1, free)
         for target in targets[source]:
-            out.extend(Move(source, target, n) for n in sorted({1, free}))
-    if reserve == 0:
+            out += [Move(source, target, n) for n in counts]
+    if may_end_turn(state, seat):
         out.append(EndTurn())
     return out
 
@@ -177,7 +185,7 @@ def _end_turn(turn: Turn[RiskState], seat: int) -> None:
     player still in the game takes a turn, and after the last one in turn order the
     exchange session opens (seed 003, Art. 4 "round", Art. 13)."""
     state = turn.state
-    if state.reserve[seat]:
+    if not may_end_turn(state, seat):
         raise IllegalMove(
             "reserve-not-placed", f"Place your {state.reserve[seat]} reserve units first."
         )
