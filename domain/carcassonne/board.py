@@ -20,6 +20,7 @@ from domain.carcassonne.state import (
     empty_state,
     stamp,
     writable,
+    writable_feat,
 )
 from domain.carcassonne.tiles import (
     CITY,
@@ -190,10 +191,10 @@ def place_tile(state: CarcassonneState, pos: int, kind: int, turns: int, player:
     state.tiles.append((pos, kind, turns, player))
     state.deployed.append(-1)
     state.board[pos] = k
-    state.feat += _NO_NODES
+    feat = writable_feat(state)
+    feat += _NO_NODES
     segments = TYPES[kind].segments
     features = state.features
-    feat = state.feat
     for group in groups:
         joined = group.features
         edged = group.kind in (ROAD, CITY)
@@ -230,6 +231,8 @@ def place_tile(state: CarcassonneState, pos: int, kind: int, turns: int, player:
 
 
 def _merge(state: CarcassonneState, into: Feature, fid: int, other: int) -> None:
+    """Merge feature ``other`` into ``into`` (``fid``; the state's own, :func:`writable`):
+    its nodes relabelled in ``state.feat`` (made writable by :func:`place_tile`)."""
     gone = state.features.pop(other)
     feat = state.feat
     for node in gone.nodes:

@@ -102,8 +102,18 @@ class Castle:
     points: int = 0
 
     def clone(self) -> Castle:
-        """An independent copy."""
-        return Castle(*(getattr(self, name) for name in CASTLE_FIELDS))
+        """An independent copy (every field is an int or a tuple)."""
+        return Castle(
+            self.owner,
+            self.fid,
+            self.node,
+            self.squares,
+            self.fief,
+            self.built,
+            self.follower,
+            self.scored,
+            self.points,
+        )
 
 
 CASTLE_FIELDS: Final = (
@@ -205,6 +215,9 @@ class CarcassonneState:
     """With the expansion, the bridges placed tiles beside the frontier can take, with its
     key (:func:`domain.carcassonne.expansion.bridges.placement.bridge_placements`); not part
     of the state, and never given to a copy."""
+    feat_shared: bool = field(default=False, compare=False, repr=False)
+    """``feat`` is the list of a copy too (:meth:`clone`): a handler copies it before
+    changing it (:func:`writable_feat`). Not part of the state."""
     key: object = field(default_factory=object, compare=False, repr=False)
     """This state's key: a feature whose :attr:`Feature.owner` it is may be changed in place
     by this state's handlers; any other is shared with a copy (:func:`writable`). Not part
@@ -215,8 +228,10 @@ class CarcassonneState:
         lists and dicts are copied, castles and decisions too; the features are shared
         until changed: both this state and the copy get a new :attr:`key`, so neither owns
         a feature any more, and whichever changes one first changes a clone of it
-        (:func:`writable`)."""
+        (:func:`writable`); ``feat``, the longest list, is shared the same way
+        (:func:`writable_feat`)."""
         self.key = object()
+        self.feat_shared = True
         return CarcassonneState(
             self.players,
             self.farmers,
@@ -231,7 +246,7 @@ class CarcassonneState:
             self.tiles.copy(),
             self.deployed.copy(),
             self.frontier.copy(),
-            self.feat.copy(),
+            self.feat,
             self.features.copy(),
             self.monasteries.copy(),
             self.followers.copy(),
@@ -255,6 +270,7 @@ class CarcassonneState:
             self.first_player,
             self.memo,
             self.slot_cache.copy(),
+            feat_shared=True,
         )
 
     @property
@@ -273,6 +289,16 @@ def writable(state: CarcassonneState, fid: int) -> Feature:
         feature = feature.clone(state.key)
         state.features[fid] = feature
     return feature
+
+
+def writable_feat(state: CarcassonneState) -> list[int]:
+    """``state.feat``, for a handler to change in place (docs/carcassonne.md, "Performance":
+    copy on write): copied first when it is shared with a copy since
+    :meth:`CarcassonneState.clone`. Every change to ``feat`` goes through here."""
+    if state.feat_shared:
+        state.feat = state.feat.copy()
+        state.feat_shared = False
+    return state.feat
 
 
 def copy_decision(decision: Decision) -> Decision:

@@ -20,13 +20,21 @@ from typing import Any
 import pytest
 
 from domain.carcassonne import CARCASSONNE
-from domain.carcassonne.state import CarcassonneState, Castle, Feature, state_to_json, writable
+from domain.carcassonne.state import (
+    CarcassonneState,
+    Castle,
+    Feature,
+    state_to_json,
+    writable,
+    writable_feat,
+)
 from domain.protocol import Event
 from domain.randomness import RandomStream
 
 BCB = {"expansions": ["bridges-castles-bazaars"]}
-CACHES = {"memo", "slot_cache", "bridge_memo", "key"}
-"""The fields that are not part of the state (``compare=False``): caches and the key."""
+CACHES = {"memo", "slot_cache", "bridge_memo", "feat_shared", "key"}
+"""The fields that are not part of the state (``compare=False``): caches, the flag of a
+shared ``feat`` and the key."""
 
 MARKERS: dict[str, Any] = {
     "players": 5,
@@ -91,7 +99,8 @@ def sampled(
     options: dict[str, Any], players: int, seed: int, every: int = 3
 ) -> Iterator[tuple[CarcassonneState, list[Event]]]:
     """Every ``every``-th state of one seeded random game with the events of the move made
-    on it, and the last state (with none)."""
+    on it, and the last state (with none). Deciding each move leaves the state as it was:
+    the turn decides on a copy that shares the features and ``feat``."""
     state = CARCASSONNE.setup(players, options)
     secret = f"copy-{seed}"
     for event in CARCASSONNE.begin(state, RandomStream(secret)):
@@ -102,7 +111,9 @@ def sampled(
         player = bot.choice(acting)
         move = bot.choice(CARCASSONNE.legal_moves(state, player))
         stream = RandomStream(secret, state.random_position)
+        before = state_to_json(state)
         events = CARCASSONNE.apply(state, player, move, stream)
+        assert state_to_json(state) == before, "deciding a move changed the state"
         if moves % every == 0:
             yield state, events
         for event in events:
@@ -142,8 +153,12 @@ def mutate(value: object) -> None:
 
 
 def change_features(state: CarcassonneState) -> None:
-    """Change every part of every feature of ``state`` the way handlers do: through
-    :func:`writable`."""
+    """Change every part of every feature of ``state``, and ``feat``, the way handlers do:
+    through :func:`writable` and :func:`writable_feat`."""
+    feat = writable_feat(state)
+    feat += [-1]
+    for node in range(len(feat)):
+        feat[node] = -2
     for fid in list(state.features):
         feature = writable(state, fid)
         mutate(feature)
@@ -160,9 +175,10 @@ def whole(state: CarcassonneState) -> dict[str, Any]:
 
 
 def check_copy(state: CarcassonneState) -> None:
-    """The copy equals ``state``; the two share no list, dict or set but the features, and no
-    feature either of them owns; changing every part of the copy (features through
-    :func:`writable`) leaves ``state`` as it was, and the other way round."""
+    """The copy equals ``state``; the two share no list, dict or set but the features, none
+    of which either owns, and ``feat``, which both know is shared; changing every part of
+    the copy (features and ``feat`` through :func:`writable` and :func:`writable_feat`) leaves
+    ``state`` as it was, and the other way round."""
     before = whole(state)
     copy = state.clone()
     assert copy == state
@@ -176,11 +192,14 @@ def check_copy(state: CarcassonneState) -> None:
                 if feature is state.features[fid]:
                     assert feature.owner is not copy.key and feature.owner is not state.key
             continue
+        if f.name == "feat" and copy.feat is state.feat:
+            assert copy.feat_shared and state.feat_shared
+            continue
         original = {id(part) for part in containers(getattr(state, f.name))}
         copied = {id(part) for part in containers(getattr(copy, f.name))}
         assert not original & copied, f"clone shares a part of {f.name}"
     for f in fields(CarcassonneState):
-        if f.name not in CACHES and f.name != "features":
+        if f.name not in CACHES and f.name not in {"features", "feat"}:
             mutate(getattr(copy, f.name))
     change_features(copy)
     copy.features[-1] = Feature(0, [], set(), 0, 0, [], [], False)

@@ -96,9 +96,9 @@ def test_apply_never_changes_the_state_it_is_given() -> None:
         for _state, step in random_game(2 + seed, seed, OPTIONS[seed]):
             if step.move is None:
                 continue
-            snapshot = step.before.clone()
+            snapshot = state_to_json(step.before)  # a clone would share the features
             CARCASSONNE.apply(step.before, step.player, step.move, RandomStream("other", 0))
-            assert step.before == snapshot
+            assert state_to_json(step.before) == snapshot
 
 
 def test_copy_state_is_independent() -> None:
