@@ -160,10 +160,10 @@ class CarcassonneRules(RulesBase[CarcassonneState, Move]):
             return cast(list[Move], auction_moves(state, player))
         if state.phase != PLAY or player != state.current or state.in_hand < 0:
             return []
-        placements = legal_placements(state, player)
-        if not state.expansion:
-            return cast(list[Move], placements)
-        return [*placements, *bridge_placements(state, player)]
+        placements = cast(list[Move], legal_placements(state, player))  # a new list
+        if state.expansion:
+            placements += bridge_placements(state, player)
+        return placements
 
     def decide(
         self, turn: Turn[CarcassonneState], player: int, move: Move, rng: RandomStream

@@ -68,6 +68,8 @@ out)."""
 BRIDGED: dict[int, tuple[Bridged, ...]] = {}
 """The memo of the moves of one placement with a bridge (:func:`_bridged`)."""
 MEMOS.append(BRIDGED)
+EVERY: Final = tuple((1 << len(SEGMENT_SLOTS[kind][0])) - 1 for kind in range(len(TYPES)))
+"""Per type, every segment free (no slot around occupied)."""
 HERE: Final = 4
 """Where the bridge lies when it is on the tile itself (0-3: on the neighbour on that
 side)."""
@@ -79,18 +81,18 @@ def _own_bridges(kind: int) -> dict[int, tuple[tuple[int, int, int], ...]]:
     distinct rotation whose variant fits there. Memoised (a pure function of ``kind``)."""
     found = OWN_BRIDGES.get(kind)
     if found is None:
-        found = OWN_BRIDGES[kind] = {}
-        for code in range(len(ALL_FITS[kind])):
-            fitting = tuple(
-                (turns, axis, variant)
-                for turns in range(4)
-                if LOOKALIKES[kind][turns][0] == turns
-                for axis in (0, 1)
-                if (variant := VARIANTS[kind][axis ^ (turns & 1)]) >= 0
-                and turns in ALL_FITS[variant][code]
-            )
-            if fitting:
-                found[code] = fitting
+        fitting: dict[int, list[tuple[int, int, int]]] = {}
+        for turns in range(4):
+            if LOOKALIKES[kind][turns][0] != turns:
+                continue
+            for axis in (0, 1):
+                variant = VARIANTS[kind][axis ^ (turns & 1)]
+                if variant < 0:
+                    continue
+                for code, rotations in enumerate(ALL_FITS[variant]):
+                    if turns in rotations:
+                        fitting.setdefault(code, []).append((turns, axis, variant))
+        found = OWN_BRIDGES[kind] = {code: tuple(made) for code, made in fitting.items()}
     return found
 
 
@@ -155,15 +157,6 @@ def _bridged(
     return found
 
 
-def _free(kind: int, turns: int, occupied: int, shared: tuple[int, ...]) -> int:
-    """The segments of the turned tile that may take a follower
-    (:func:`~domain.carcassonne.placement.free_segments`; all of them when no slot around
-    is occupied)."""
-    if occupied:
-        return free_segments(kind, turns, occupied, shared)
-    return (1 << len(SEGMENT_SLOTS[kind][0])) - 1
-
-
 def bridge_placements(state: CarcassonneState, player: int) -> list[Bridged]:
     """Every legal placement with a bridge: on the tile itself (also where only the bridge
     makes it fit) and on each neighbour that can take one (also where only that bridge
@@ -189,7 +182,12 @@ def bridge_placements(state: CarcassonneState, player: int) -> list[Bridged]:
         occupied, shared = square_slots(state, pos, code) if deploy else (0, ())
         head = pos << 6 | kind
         for turns, axis, variant in own or ():
-            free = _free(variant, turns, occupied, shared) if deploy else 0
+            # the segments free for a follower (all when no slot around is occupied)
+            free = (
+                (free_segments(variant, turns, occupied, shared) if occupied else EVERY[variant])
+                if deploy
+                else 0
+            )
             key = (((head << 2 | turns) << 3 | HERE) << 1 | axis) << 16 | free
             found = memo.get(key)
             if found is None:
@@ -198,7 +196,11 @@ def bridge_placements(state: CarcassonneState, player: int) -> list[Bridged]:
             out += found
         for side, near, axis, seen in beside or ():
             for turns in fits[seen]:
-                free = _free(kind, turns, occupied, shared) if deploy else 0
+                free = (
+                    (free_segments(kind, turns, occupied, shared) if occupied else EVERY[kind])
+                    if deploy
+                    else 0
+                )
                 key = (((head << 2 | turns) << 3 | side) << 1 | axis) << 16 | free
                 found = memo.get(key)
                 if found is None:
