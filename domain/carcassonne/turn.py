@@ -181,20 +181,20 @@ def play(
         event = _scored(state, done, pos, player, segment, kind=kind)
         if event is not None:
             turn.emit(event)
-    ordinary(turn, player, rng, placed=pos)
+    next_turn(turn, player, rng, placed=pos)
 
 
 def _foreseen(turn: Turn[CarcassonneState], state: CarcassonneState, kind: int) -> bool:
     """Whether the placement of a tile of type ``kind`` on ``state`` foresees what it
     completes (docs/carcassonne.md, "Foreseeing completions"): always in the base game;
     with the expansion when nothing was emitted before it (no bridge laid on a neighbour:
-    ``state`` is the table before the move), no bazaar is under way (no bazaar turn) and
-    the tile shows no bazaar (it opens no auction). Such a placement that completes nothing
-    leaves the castle steps nothing to score or trigger (no completed feature, no castle
-    that scored this turn) and the bazaar nothing to do: the next seat draws."""
+    ``state`` is the table before the move) and the tile shows no bazaar (it opens no
+    auction). Such a placement that completes nothing leaves the castle steps nothing to
+    score or trigger (no completed feature, no castle that scored this turn): the turn goes
+    on from the table before it (:func:`next_turn` with ``placed``)."""
     if not state.expansion:
         return True
-    return not turn.events and state.bazaar is None and not is_bazaar(kind)
+    return not turn.events and not is_bazaar(kind)
 
 
 def play_bridged(
@@ -227,20 +227,28 @@ def auction(turn: Turn[CarcassonneState], player: int, move: object, rng: Random
         next_turn(turn, bazaar["active"], rng)
 
 
-def next_turn(turn: Turn[CarcassonneState], player: int, rng: RandomStream) -> None:
+def next_turn(
+    turn: Turn[CarcassonneState], player: int, rng: RandomStream, placed: int = -1
+) -> None:
     """After ``player``'s turn: with the expansion the auction a bazaar opens or the next
     bazaar turn (:mod:`domain.carcassonne.expansion.bazaars.turn`); else the next seat's
-    draw, or the final scoring when the stack is empty."""
-    state = turn.state
+    draw, or the final scoring when the stack is empty.
+
+    ``placed``: the square of a placement foreseen on the table before the move whose
+    events changed no bazaar, stack or hand (:func:`_foreseen`): that table is read instead
+    of ``turn.state``, its tile (no bazaar) opens no auction, and the next tile is checked as
+    :func:`draw_tile` and :func:`~domain.carcassonne.expansion.bazaars.turn.bazaar_turns`
+    check it with ``placed``."""
+    state = turn.before if placed >= 0 else turn.state
     if state.expansion:
-        if opening(turn, player, rng):
+        if placed < 0 and opening(turn, player, rng):
             return
         if state.bazaar is not None:
-            active = bazaar_turns(turn, rng, draw_tile)
+            active = bazaar_turns(turn, rng, draw_tile, placed)
             if active >= 0:
                 ordinary(turn, active, rng)
             return
-    ordinary(turn, player, rng)
+    ordinary(turn, player, rng, placed)
 
 
 def ordinary(
