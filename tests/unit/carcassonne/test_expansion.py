@@ -182,10 +182,11 @@ def test_random_games_with_bazaars_keep_every_law(players: int, variant: str) ->
 def test_a_foreseen_placement_decides_what_the_look_ahead_decides(
     variant: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # docs/carcassonne.md, "Foreseeing completions": an expansion placement that completes
-    # nothing, in no bazaar turn, of no bazaar tile and with no bridge laid beside it first
-    # skips the castle steps and the bazaar; every move of seeded games, decided once that way
-    # and once with the look-ahead on turn.state for every placement, gives the same events
+    # docs/carcassonne.md, "Foreseeing completions": an expansion placement of no bazaar
+    # tile and with no bridge laid beside it first that completes nothing skips the castle
+    # steps and goes on from the table before it (the next draw or bazaar turn); every move
+    # of seeded games, decided once that way and once with the look-ahead on turn.state for
+    # every placement, gives the same events
     foresee = carcassonne_turn._foreseen  # the decision under test
 
     def look_ahead(within: Turn[CarcassonneState], state: CarcassonneState, kind: int) -> bool:
