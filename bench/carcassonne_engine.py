@@ -26,7 +26,7 @@ import time
 from calibration import calibration  # bench/calibration.py, the shared baseline
 
 from domain.carcassonne import CARCASSONNE
-from domain.carcassonne.moves import MOVES
+from domain.carcassonne.moves import clear_memo
 from domain.randomness import RandomStream
 
 
@@ -58,7 +58,7 @@ def run(players: int, games: int, cold: bool, options: dict[str, object]) -> tup
     started = time.perf_counter()
     for seed in range(games):
         if cold:
-            MOVES.clear()  # the engine's memo of move tuples, as a fresh process has it
+            clear_memo()  # every memo of ready-made moves, as a fresh process has them
         made, seen = play(players, seed, options)
         moves += made
         listed += seen

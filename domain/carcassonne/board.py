@@ -19,6 +19,8 @@ from domain.carcassonne.state import (
     Feature,
     empty_state,
     stamp,
+    writable,
+    writable_feat,
 )
 from domain.carcassonne.tiles import (
     CITY,
@@ -189,27 +191,27 @@ def place_tile(state: CarcassonneState, pos: int, kind: int, turns: int, player:
     state.tiles.append((pos, kind, turns, player))
     state.deployed.append(-1)
     state.board[pos] = k
-    state.feat += _NO_NODES
+    feat = writable_feat(state)
+    feat += _NO_NODES
     segments = TYPES[kind].segments
     features = state.features
-    feat = state.feat
     for group in groups:
         joined = group.features
         edged = group.kind in (ROAD, CITY)
         ends = open_ends(features, segments, group) if edged else 0
         if len(joined) == 1:
             fid = joined[0]
-            feature = features[fid]
+            feature = writable(state, fid)
         elif joined:
             fid = max(joined, key=lambda f: len(features[f].nodes))
-            feature = features[fid]
+            feature = writable(state, fid)
             for other in joined:
                 if other != fid:
                     _merge(state, feature, fid, other)
             stamp(state, feature)
         else:
             fid = k << NODE_BITS | group.segments[0]
-            feature = Feature(group.kind, [], set(), 0, 0, [], [], False)
+            feature = Feature(group.kind, [], set(), 0, 0, [], [], False, owner=state.key)
             features[fid] = feature
         for index in group.segments:
             node = k << NODE_BITS | index
@@ -229,6 +231,8 @@ def place_tile(state: CarcassonneState, pos: int, kind: int, turns: int, player:
 
 
 def _merge(state: CarcassonneState, into: Feature, fid: int, other: int) -> None:
+    """Merge feature ``other`` into ``into`` (``fid``; the state's own, :func:`writable`):
+    its nodes relabelled in ``state.feat`` (made writable by :func:`place_tile`)."""
     gone = state.features.pop(other)
     feat = state.feat
     for node in gone.nodes:
@@ -249,7 +253,7 @@ def _mark_monasteries(state: CarcassonneState, pos: int, own: int) -> None:
     for square in (pos, *(pos + step for step in AROUND)):
         fid = monasteries.get(square)
         if fid is not None and monastery_complete(state, square):
-            state.features[fid].complete = True
+            writable(state, fid).complete = True
             del monasteries[square]
 
 

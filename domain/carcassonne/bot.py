@@ -14,9 +14,12 @@ STAKE: Final = 10
 """How far above its score (0 when below) a bot bids at most."""
 
 
-def bot_move(moves: list[Any], score: int, bot: random.Random) -> Any:
+def bot_move(moves: list[Any], score: int, bot: random.Random, *, auction: bool) -> Any:
     """One of ``moves`` (the seat's legal moves, not empty) drawn uniformly, leaving out
-    bids above ``max(score, 0) + STAKE`` unless nothing else is left."""
+    bids above ``max(score, 0) + STAKE`` unless nothing else is left. Outside an auction
+    (``auction`` false) no move is a bid, so the draw is over all of them at once."""
+    if not auction:
+        return bot.choice(moves)
     top = max(score, 0) + STAKE
     modest = [m for m in moves if not isinstance(m, Bid) or m.amount <= top]
     return bot.choice(modest or moves)

@@ -57,7 +57,7 @@ from domain.carcassonne.expansion.castles.events import (
     FIEF_OFFERED,
 )
 from domain.carcassonne.grid import pos_of
-from domain.carcassonne.state import NODE_BITS, OVER, PLAY, CarcassonneState, stamp
+from domain.carcassonne.state import NODE_BITS, OVER, PLAY, CarcassonneState, stamp, writable
 from domain.carcassonne.tiles import AXES, TYPE_INDEX, TYPES, VARIANTS
 from domain.events import EventCatalogue
 
@@ -113,7 +113,7 @@ def follower_deployed(state: CarcassonneState, data: FollowerDeployed) -> None:
     segment = TYPES[state.tiles[k][1]].segment_index(data["segment"])
     player = data["player"]
     state.followers[pos] = (player, segment)
-    feature = state.features[state.feat[k << NODE_BITS | segment]]
+    feature = writable(state, state.feat[k << NODE_BITS | segment])
     if not feature.followers:
         stamp(state, feature)
     feature.followers.append(pos)
@@ -126,7 +126,7 @@ def _return_followers(state: CarcassonneState, followers: list[Follower]) -> Non
     for follower in followers:
         pos = pos_of(follower["x"], follower["y"])
         player, segment = state.followers.pop(pos)
-        feature = state.features[state.feat[state.board[pos] << NODE_BITS | segment]]
+        feature = writable(state, state.feat[state.board[pos] << NODE_BITS | segment])
         feature.followers.remove(pos)
         if not feature.followers:
             stamp(state, feature)

@@ -160,10 +160,10 @@ class CarcassonneRules(RulesBase[CarcassonneState, Move]):
             return cast(list[Move], auction_moves(state, player))
         if state.phase != PLAY or player != state.current or state.in_hand < 0:
             return []
-        placements = legal_placements(state, player)
-        if not state.expansion:
-            return cast(list[Move], placements)
-        return [*placements, *bridge_placements(state, player)]
+        placements = cast(list[Move], legal_placements(state, player))  # a new list
+        if state.expansion:
+            placements += bridge_placements(state, player)
+        return placements
 
     def decide(
         self, turn: Turn[CarcassonneState], player: int, move: Move, rng: RandomStream
@@ -211,7 +211,9 @@ class CarcassonneRules(RulesBase[CarcassonneState, Move]):
     def bot_move(self, state: CarcassonneState, player: int, bot: random.Random) -> Move:
         """The random bot's move (:mod:`domain.carcassonne.bot`): uniform over the legal
         moves, bidding at most its score + 10 in auctions."""
-        return cast(Move, bot_policy(self.legal_moves(state, player), state.scores[player], bot))
+        moves = self.legal_moves(state, player)
+        auction = deciding(state) >= 0
+        return cast(Move, bot_policy(moves, state.scores[player], bot, auction=auction))
 
     def copy_state(self, state: CarcassonneState) -> CarcassonneState:
         """An independent copy of ``state``."""

@@ -63,9 +63,13 @@ class Feature:
     stamp: int = 0
     """The state's ``clock`` when the feature last merged with another or its followers
     went from none to some or back (caches of :mod:`domain.carcassonne.placement` check it)."""
+    owner: object = field(default=None, compare=False, repr=False)
+    """The :attr:`CarcassonneState.key` of the one state that may change this feature in
+    place (:func:`writable`); any other state holding it shares it with a copy, and a
+    feature made without one (``None``) is no state's own. Not part of the feature."""
 
-    def clone(self) -> Feature:
-        """An independent copy."""
+    def clone(self, owner: object = None) -> Feature:
+        """An independent copy, the own feature of the state whose key is ``owner``."""
         return Feature(
             self.kind,
             self.nodes.copy(),
@@ -76,6 +80,7 @@ class Feature:
             self.cities.copy(),
             self.complete,
             self.stamp,
+            owner,
         )
 
 
@@ -97,8 +102,18 @@ class Castle:
     points: int = 0
 
     def clone(self) -> Castle:
-        """An independent copy."""
-        return Castle(*(getattr(self, name) for name in CASTLE_FIELDS))
+        """An independent copy (every field is an int or a tuple)."""
+        return Castle(
+            self.owner,
+            self.fid,
+            self.node,
+            self.squares,
+            self.fief,
+            self.built,
+            self.follower,
+            self.scored,
+            self.points,
+        )
 
 
 CASTLE_FIELDS: Final = (
@@ -196,9 +211,27 @@ class CarcassonneState:
     slot_cache: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
     """Per frontier square, what :func:`domain.carcassonne.placement.square_slots` found,
     with the stamps of the features it depends on; not part of the state."""
+    bridge_memo: Any = field(default=None, compare=False, repr=False)
+    """With the expansion, the bridges placed tiles beside the frontier can take, with its
+    key (:func:`domain.carcassonne.expansion.bridges.placement.bridge_placements`); not part
+    of the state, and never given to a copy."""
+    feat_shared: bool = field(default=False, compare=False, repr=False)
+    """``feat`` is the list of a copy too (:meth:`clone`): a handler copies it before
+    changing it (:func:`writable_feat`). Not part of the state."""
+    key: object = field(default_factory=object, compare=False, repr=False)
+    """This state's key: a feature whose :attr:`Feature.owner` it is may be changed in place
+    by this state's handlers; any other is shared with a copy (:func:`writable`). Not part
+    of the state."""
 
     def clone(self) -> CarcassonneState:
-        """An independent copy (lists and dicts copied; features cloned)."""
+        """An independent copy (docs/carcassonne.md, "Performance": copy on write). Its
+        lists and dicts are copied, castles and decisions too; the features are shared
+        until changed: both this state and the copy get a new :attr:`key`, so neither owns
+        a feature any more, and whichever changes one first changes a clone of it
+        (:func:`writable`); ``feat``, the longest list, is shared the same way
+        (:func:`writable_feat`)."""
+        self.key = object()
+        self.feat_shared = True
         return CarcassonneState(
             self.players,
             self.farmers,
@@ -213,8 +246,8 @@ class CarcassonneState:
             self.tiles.copy(),
             self.deployed.copy(),
             self.frontier.copy(),
-            self.feat.copy(),
-            {fid: feature.clone() for fid, feature in self.features.items()},
+            self.feat,
+            self.features.copy(),
             self.monasteries.copy(),
             self.followers.copy(),
             self.supply.copy(),
@@ -229,14 +262,15 @@ class CarcassonneState:
             self.castles.copy(),
             self.bridge_log.copy(),
             [site.clone() for site in self.sites],
-            None if self.pending is None else copy_json(self.pending),
+            None if self.pending is None else copy_decision(self.pending),
             self.fief_log.copy(),
-            None if self.bazaar is None else copy_json(self.bazaar),
+            None if self.bazaar is None else copy_bazaar(self.bazaar),
             self.bazaar_variant,
             self.payments.copy(),
             self.first_player,
             self.memo,
             self.slot_cache.copy(),
+            feat_shared=True,
         )
 
     @property
@@ -245,8 +279,56 @@ class CarcassonneState:
         return sum(self.stack)
 
 
+def writable(state: CarcassonneState, fid: int) -> Feature:
+    """Feature ``fid`` of ``state``, for a handler to change in place (docs/carcassonne.md,
+    "Performance": copy on write): the state's own, or else (shared with a copy since
+    :meth:`CarcassonneState.clone`) replaced in ``state`` by a clone that is its own first.
+    Every change to a feature goes through here; reading needs nothing."""
+    feature = state.features[fid]
+    if feature.owner is not state.key:
+        feature = feature.clone(state.key)
+        state.features[fid] = feature
+    return feature
+
+
+def writable_feat(state: CarcassonneState) -> list[int]:
+    """``state.feat``, for a handler to change in place (docs/carcassonne.md, "Performance":
+    copy on write): copied first when it is shared with a copy since
+    :meth:`CarcassonneState.clone`. Every change to ``feat`` goes through here."""
+    if state.feat_shared:
+        state.feat = state.feat.copy()
+        state.feat_shared = False
+    return state.feat
+
+
+def copy_decision(decision: Decision) -> Decision:
+    """An independent copy of a castle decision (:class:`Decision`): its square and its
+    options, each with its own square."""
+    copy = decision.copy()
+    copy["at"] = decision["at"].copy()
+    if "options" in decision:
+        options = []
+        for option in decision["options"]:
+            part = option.copy()
+            part["at"] = option["at"].copy()
+            options.append(part)
+        copy["options"] = options
+    return copy
+
+
+def copy_bazaar(bazaar: Bazaar) -> Bazaar:
+    """An independent copy of a bazaar under way (:class:`Bazaar`): its lists copied."""
+    copy = bazaar.copy()
+    copy["tiles"] = bazaar["tiles"].copy()
+    copy["won"] = bazaar["won"].copy()
+    copy["queue"] = bazaar["queue"].copy()
+    copy["turns"] = bazaar["turns"].copy()
+    return copy
+
+
 def stamp(state: CarcassonneState, feature: Feature) -> None:
-    """Mark ``feature`` as changed for the caches (:attr:`Feature.stamp`)."""
+    """Mark ``feature`` (one of ``state``'s own, :func:`writable`) as changed for the caches
+    (:attr:`Feature.stamp`)."""
     state.clock += 1
     feature.stamp = state.clock
 

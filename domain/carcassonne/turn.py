@@ -25,6 +25,7 @@ from domain.carcassonne.events import (
     Segment,
     TilePlaced,
 )
+from domain.carcassonne.expansion.bazaars.auction import is_bazaar
 from domain.carcassonne.expansion.bazaars.turn import bazaar_turns, bid, opening
 from domain.carcassonne.expansion.bridges.moves import Bridged
 from domain.carcassonne.expansion.bridges.placement import placeable
@@ -138,7 +139,12 @@ def play(
     scoring and ``GameEnded``); with the expansion the castle steps and the bazaar come
     between. ``kind``: the tile's bridged variant when it gets a bridge (``TilePlaced`` then
     says ``"bridge"``: its axis on the table; rules, "Bridges"). Raises ``IllegalMove``
-    before emitting the placement."""
+    before emitting the placement.
+
+    What the placement completes is foreseen on the table before it where that table is
+    ``turn.state`` (:func:`_foreseen`); with the expansion a placement that completes
+    nothing then has no castle step, and the turn goes on as in the base game
+    (docs/carcassonne.md, "Foreseeing completions")."""
     state = turn.state
     kind = state.in_hand if kind < 0 else kind
     pos, turns, segment = check_place(state, player, move, kind)
@@ -156,8 +162,8 @@ def play(
     }
     if kind != state.in_hand:
         placed["bridge"] = AXES[BRIDGE_AXIS[kind] ^ (turns & 1)]
-    expansion = state.expansion
-    scored = [] if expansion else completions(state, pos, orientation, groups)
+    foreseen = _foreseen(turn, state, kind)
+    scored = completions(state, pos, orientation, groups) if foreseen else []
     turn.emit(TILE_PLACED(placed))
     if segment >= 0:
         piece = TYPES[kind].segments[segment]
@@ -166,7 +172,7 @@ def play(
             {"player": player, "x": x, "y": y, "segment": piece.id, "role": role}
         )
         turn.emit(deployed)
-    if expansion:
+    if state.expansion and (scored or not foreseen):
         resolve(turn)
         if turn.state.pending is None:
             next_turn(turn, player, rng)
@@ -175,7 +181,20 @@ def play(
         event = _scored(state, done, pos, player, segment, kind=kind)
         if event is not None:
             turn.emit(event)
-    ordinary(turn, player, rng, placed=pos)
+    next_turn(turn, player, rng, placed=pos)
+
+
+def _foreseen(turn: Turn[CarcassonneState], state: CarcassonneState, kind: int) -> bool:
+    """Whether the placement of a tile of type ``kind`` on ``state`` foresees what it
+    completes (docs/carcassonne.md, "Foreseeing completions"): always in the base game;
+    with the expansion when nothing was emitted before it (no bridge laid on a neighbour:
+    ``state`` is the table before the move) and the tile shows no bazaar (it opens no
+    auction). Such a placement that completes nothing leaves the castle steps nothing to
+    score or trigger (no completed feature, no castle that scored this turn): the turn goes
+    on from the table before it (:func:`next_turn` with ``placed``)."""
+    if not state.expansion:
+        return True
+    return not turn.events and not is_bazaar(kind)
 
 
 def play_bridged(
@@ -208,20 +227,28 @@ def auction(turn: Turn[CarcassonneState], player: int, move: object, rng: Random
         next_turn(turn, bazaar["active"], rng)
 
 
-def next_turn(turn: Turn[CarcassonneState], player: int, rng: RandomStream) -> None:
+def next_turn(
+    turn: Turn[CarcassonneState], player: int, rng: RandomStream, placed: int = -1
+) -> None:
     """After ``player``'s turn: with the expansion the auction a bazaar opens or the next
     bazaar turn (:mod:`domain.carcassonne.expansion.bazaars.turn`); else the next seat's
-    draw, or the final scoring when the stack is empty."""
-    state = turn.state
+    draw, or the final scoring when the stack is empty.
+
+    ``placed``: the square of a placement foreseen on the table before the move whose
+    events changed no bazaar, stack or hand (:func:`_foreseen`): that table is read instead
+    of ``turn.state``, its tile (no bazaar) opens no auction, and the next tile is checked as
+    :func:`draw_tile` and :func:`~domain.carcassonne.expansion.bazaars.turn.bazaar_turns`
+    check it with ``placed``."""
+    state = turn.before if placed >= 0 else turn.state
     if state.expansion:
-        if opening(turn, player, rng):
+        if placed < 0 and opening(turn, player, rng):
             return
         if state.bazaar is not None:
-            active = bazaar_turns(turn, rng, draw_tile)
+            active = bazaar_turns(turn, rng, draw_tile, placed)
             if active >= 0:
                 ordinary(turn, active, rng)
             return
-    ordinary(turn, player, rng)
+    ordinary(turn, player, rng, placed)
 
 
 def ordinary(

@@ -37,10 +37,9 @@ def bot_move(state: RiskState, seat: int, bot: random.Random) -> RiskMove:
         return bot.choice(invasion.legal_moves(state, seat))
     if state.phase == EXCHANGE:
         return _exchange_move(state, seat, bot)
-    legal = reinforcement.legal_moves(state, seat)
-    if EndTurn() in legal and bot.random() < 0.5:
+    if reinforcement.may_end_turn(state, seat) and bot.random() < 0.5:
         return EndTurn()
-    return bot.choice(legal)
+    return bot.choice(reinforcement.legal_moves(state, seat))
 
 
 def _exchange_move(state: RiskState, seat: int, bot: random.Random) -> RiskMove:

@@ -155,17 +155,22 @@ def state_from_json(data: dict[str, Any]) -> RiskState:
 
 def copy_state(state: RiskState) -> RiskState:
     """An independent copy of ``state`` (a move that looks ahead decides on one;
-    bench/risk_engine.py): every list and dict the handlers change is copied, one level deeper
-    where they nest (hands, passage, the open invasion's losses); the rarely changed options,
-    proposals and result are copied through JSON."""
+    docs/risk.md, "Rooms"): every list and dict copied field by field, one level deeper
+    where they nest (hands, passage, the open invasion's losses, the options' lists, each
+    proposal and its parts, the result's shares); nothing goes through JSON, and the copy
+    shares no list or dict with ``state`` (tests/unit/risk/test_copy_state.py)."""
     invasion = state.invasion
     if invasion is not None:
         invasion = invasion.copy()
         if "lost" in invasion:
             invasion["lost"] = list(invasion["lost"])
+    result = state.result
+    if result is not None:
+        result = result.copy()
+        result["shares"] = dict(result["shares"])
     return RiskState(
         players=state.players,
-        options=copy_json(state.options),
+        options={k: list(v) if type(v) is list else v for k, v in state.options.items()},
         random_position=state.random_position,
         phase=state.phase,
         order=list(state.order),
@@ -187,10 +192,35 @@ def copy_state(state: RiskState) -> RiskState:
         incoming=list(state.incoming),
         eliminated=list(state.eliminated),
         done=list(state.done),
-        proposals=copy_json(state.proposals) if state.proposals else [],
+        proposals=[copy_proposal(p) for p in state.proposals],
         next_proposal=state.next_proposal,
         passage=[list(seats) for seats in state.passage],
-        result=copy_json(state.result),
+        result=result,
         units_in=state.units_in,
         units_lost=state.units_lost,
     )
+
+
+def copy_proposal(proposal: Proposal) -> Proposal:
+    """An independent copy of an open proposal (:class:`Proposal`): its seats, and a deal's
+    transfers or a settlement's shares."""
+    copy = proposal.copy()
+    copy["to"] = list(proposal["to"])
+    copy["accepted"] = list(proposal["accepted"])
+    if "transfers" in proposal:
+        copy["transfers"] = [copy_transfer(t) for t in proposal["transfers"]]
+    if "shares" in proposal:
+        copy["shares"] = dict(proposal["shares"])
+    return copy
+
+
+def copy_transfer(transfer: TransferRecord) -> TransferRecord:
+    """An independent copy of one transfer of a deal (:class:`TransferRecord`)."""
+    copy = transfer.copy()
+    if "territories" in transfer:
+        copy["territories"] = list(transfer["territories"])
+    if "cards" in transfer:
+        copy["cards"] = list(transfer["cards"])
+    if "units" in transfer:
+        copy["units"] = dict(transfer["units"])
+    return copy

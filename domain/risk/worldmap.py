@@ -7,7 +7,8 @@ the default is :data:`WORLD_MAP`, the classic world map embedded in :mod:`domain
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from domain.risk.mapdata import WORLD_MAP_DATA
@@ -49,6 +50,12 @@ class WorldMap:
     continents: tuple[Continent, ...]
     adjacency: Mapping[str, frozenset[str]]
     wild_cards: int
+    by_name: Mapping[str, Territory] = field(init=False, repr=False, compare=False)
+    """Every territory by its name (made from ``territories``)."""
+
+    def __post_init__(self) -> None:
+        by_name = MappingProxyType({t.name: t for t in self.territories})
+        object.__setattr__(self, "by_name", by_name)
 
     @property
     def borders(self) -> frozenset[frozenset[str]]:
@@ -57,10 +64,7 @@ class WorldMap:
 
     def territory(self, name: str) -> Territory:
         """The territory called ``name``; ``KeyError`` if there is none."""
-        for t in self.territories:
-            if t.name == name:
-                return t
-        raise KeyError(name)
+        return self.by_name[name]
 
     def adjacent(self, a: str, b: str) -> bool:
         """Whether ``a`` and ``b`` share a border (units may attack or move across it)."""

@@ -32,12 +32,14 @@ def _map_order(world: WorldMap) -> dict[str, int]:
     return {t.name: i for i, t in enumerate(world.territories)}
 
 
-def _open_to(state: RiskState, seat: int, territory: str) -> bool:
-    """Whether ``seat``'s units may pass through ``territory``: ``seat`` holds it, or
-    another player holds it and has granted ``seat`` passage (seed 003, Art. 12: "the
-    player who consents to the movement of troops through their territories")."""
-    holder = state.owner.get(territory)
-    return holder is not None and (holder == seat or seat in state.passage[holder])
+def open_to(state: RiskState, seat: int) -> set[str]:
+    """The territories ``seat``'s units may pass through: those ``seat`` holds, and those
+    of another player who has granted ``seat`` passage (seed 003, Art. 12: "the player who
+    consents to the movement of troops through their territories"; docs/risk.md, "Moving
+    units")."""
+    passage = state.passage
+    letting = {s for s in range(len(passage)) if s == seat or seat in passage[s]}
+    return {territory for territory, holder in state.owner.items() if holder in letting}
 
 
 def routes_from(
@@ -47,6 +49,7 @@ def routes_from(
     route taken (``[source, ..., target]``): a border, or a chain whose inner territories
     are each ``seat``'s own or a consenting ally's (docs/risk.md, "Moving units")."""
     order = _map_order(world)
+    passable = open_to(state, seat)
     previous: dict[str, str] = {source: source}
     queue: deque[str] = deque([source])
     found: dict[str, list[str]] = {}
@@ -55,7 +58,7 @@ def routes_from(
         for there in sorted(world.adjacency[here], key=order.__getitem__):
             if there in previous:
                 continue
-            if not _open_to(state, seat, there):
+            if there not in passable:
                 continue
             previous[there] = here
             queue.append(there)
@@ -69,19 +72,25 @@ def reachable(state: RiskState, seat: int, world: WorldMap = WORLD_MAP) -> dict[
     (docs/risk.md, "Moving units"), in map order: the own territories of one connected part
     of the territories open to ``seat``. The same targets as :func:`routes_from`, found for
     every source at once and without the routes (the legal-move list needs only these)."""
+    passable = open_to(state, seat)
+    adjacency = world.adjacency
     part: dict[str, int] = {}
-    for start in (t.name for t in world.territories):
-        if start in part or not _open_to(state, seat, start):
+    for start in world.by_name:
+        if start in part or start not in passable:
             continue
-        part[start] = len(part)
-        label, queue = part[start], deque([start])
+        label = part[start] = len(part)
+        queue = [start]
         while queue:
-            for there in world.adjacency[queue.popleft()]:
-                if there not in part and _open_to(state, seat, there):
+            for there in adjacency[queue.pop()]:
+                if there in passable and there not in part:
                     part[there] = label
                     queue.append(there)
-    own = [t.name for t in world.territories if state.owner.get(t.name) == seat]
-    return {a: [b for b in own if b != a and part[b] == part[a]] for a in own}
+    owner = state.owner
+    own = [t for t in world.by_name if owner.get(t) == seat]
+    parts: dict[int, list[str]] = {}
+    for territory in own:
+        parts.setdefault(part[territory], []).append(territory)
+    return {a: [b for b in parts[part[a]] if b != a] for a in own}
 
 
 def route(

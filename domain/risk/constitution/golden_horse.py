@@ -16,7 +16,7 @@ def is_set(cards: tuple[str, ...] | list[str], world: WorldMap = WORLD_MAP) -> b
     card (docs/risk.md, "Reinforcement phase" item 2)."""
     if len(cards) != 3 or len(set(cards)) != 3:
         return False
-    real = [world.territory(c) for c in cards if not is_wild(c)]
+    real = [world.by_name[c] for c in cards if not is_wild(c)]
     return len({t.card_symbol for t in real}) <= 1 or len({t.continent for t in real}) <= 1
 
 

@@ -17,6 +17,8 @@ Events: ``InvasionStarted``, ``DiceRolled``, ``BattleResolved``, ``TerritoryCapt
 
 from __future__ import annotations
 
+from typing import Final
+
 from domain.protocol import IllegalMove
 from domain.randomness import RandomStream
 from domain.risk import cards, dice, rounds
@@ -37,31 +39,61 @@ from domain.turn import Turn
 def refusal(state: RiskState, seat: int, source: str, target: str) -> IllegalMove | None:
     """Why ``seat`` may not invade ``target`` from ``source`` now, or ``None`` (rules,
     "Invasion phase": one invasion per territory per turn, none from a territory captured
-    this turn, one unit always stays home, only across a border onto another's territory)."""
+    this turn, one unit always stays home, only across a border onto another's territory).
+    The checks, in this order: no open invasion, both territories known, then those of the
+    source (:func:`_source_fault`), then those of the target (:func:`_target_fault`)."""
     if state.invasion is not None:
         return IllegalMove("invasion-open", "Finish or stop the open invasion first.")
     for name in (source, target):
         if name not in state.owner:
             return IllegalMove("unknown-territory", f"There is no territory {name}.")
+    fault = _source_fault(state, seat, source) or _target_fault(state, seat, source, target)
+    if fault is None:
+        return None
+    return IllegalMove(fault, _FAULTS[fault].format(source=source, target=target))
+
+
+_FAULTS: Final = {
+    "not-your-territory": "{source} is not yours.",
+    "already-invaded": "{source} has already launched an invasion.",
+    "captured-this-turn": "{source} was captured this turn.",
+    "too-few-units": "{source} needs at least 2 units to attack.",
+    "not-adjacent": "{source} does not border {target}.",
+    "own-territory": "{target} is your own territory.",
+}
+"""The message of each code :func:`_source_fault` and :func:`_target_fault` give."""
+
+
+def _source_fault(state: RiskState, seat: int, source: str) -> str | None:
+    """Why ``source`` (a known territory) may not launch an invasion of ``seat``'s now, as
+    its code, or ``None``: it is not ``seat``'s, it launched one this turn, it was captured
+    this turn, or it has fewer than 2 units."""
     if state.owner[source] != seat:
-        return IllegalMove("not-your-territory", f"{source} is not yours.")
+        return "not-your-territory"
     if source in state.launched:
-        return IllegalMove("already-invaded", f"{source} has already launched an invasion.")
+        return "already-invaded"
     if source in state.captured:
-        return IllegalMove("captured-this-turn", f"{source} was captured this turn.")
+        return "captured-this-turn"
     if state.units[source] < 2:
-        return IllegalMove("too-few-units", f"{source} needs at least 2 units to attack.")
+        return "too-few-units"
+    return None
+
+
+def _target_fault(state: RiskState, seat: int, source: str, target: str) -> str | None:
+    """Why ``target`` (a known territory) may not be invaded from ``source`` by ``seat``, as
+    its code, or ``None``: no border between them, or it is ``seat``'s own."""
     if not WORLD_MAP.adjacent(source, target):
-        return IllegalMove("not-adjacent", f"{source} does not border {target}.")
+        return "not-adjacent"
     if state.owner[target] == seat:
-        return IllegalMove("own-territory", f"{target} is your own territory.")
+        return "own-territory"
     return None
 
 
 def legal_moves(state: RiskState, seat: int) -> list[ConstitutionMove]:
     """Without an open invasion every allowed ``Invade`` (sources in map order, targets in
     the map's border order) and ``EndInvasions``; with one ``Roll``, ``Fight`` and ``Stop``
-    (docs/risk.md, "Invasion phase")."""
+    (docs/risk.md, "Invasion phase"). Allowed: what :func:`refusal` lets through, its checks
+    of a source made once for all its borders (every territory here is known)."""
     if state.phase != INVASION or state.seat != seat:
         return []
     if state.invasion is not None:
@@ -69,8 +101,9 @@ def legal_moves(state: RiskState, seat: int) -> list[ConstitutionMove]:
     moves: list[ConstitutionMove] = [
         Invade(source, target)
         for source in state.territories_of(seat)
+        if _source_fault(state, seat, source) is None
         for target in WORLD_MAP.territory(source).neighbours
-        if refusal(state, seat, source, target) is None
+        if _target_fault(state, seat, source, target) is None
     ]
     return [*moves, EndInvasions()]
 

@@ -12,6 +12,8 @@ with classic Risk: ``UnitsPlaced`` and ``TurnEnded`` (:mod:`domain.risk.rounds`)
 
 from __future__ import annotations
 
+from typing import Final
+
 from domain.protocol import IllegalMove
 from domain.randomness import RandomStream
 from domain.risk import rounds
@@ -59,27 +61,57 @@ def movable(state: RiskState, territory: str) -> int:
     return state.units[territory] - 1 - state.moved.get(territory, 0)
 
 
+def may_end_turn(state: RiskState, seat: int) -> bool:
+    """Whether ``seat`` may end its turn: every reinforcement is placed (docs/risk.md, "A
+    player's turn")."""
+    return state.reserve[seat] == 0
+
+
+READY: Final[dict[object, ConstitutionMove]] = {}
+"""Ready-made moves of the listing (moves are immutable values), by their fields: a server
+lists the same few hundred moves over and over (as Carcassonne keeps its placements)."""
+READY_LIMIT: Final = 100_000
+
+
+def _ready(key: tuple[str, str, int] | tuple[str, int] | int) -> ConstitutionMove:
+    """The move with these fields: ``(source, target, units)`` a :class:`Move`,
+    ``(territory, units)`` a :class:`Place`, ``units`` a :class:`Buy`; made once."""
+    if len(READY) >= READY_LIMIT:
+        READY.clear()
+    if isinstance(key, int):
+        move: ConstitutionMove = Buy(key)
+    elif len(key) == 3:
+        move = Move(*key)
+    else:
+        move = Place((key,))
+    READY[key] = move
+    return move
+
+
 def legal_moves(state: RiskState, seat: int) -> list[ConstitutionMove]:
     """Every trade of a set, every affordable purchase (from the buying round on), placing 1
     or the whole reserve on each own territory, moving 1 or every movable unit along each
     route, and ending the turn once the reserve is placed (docs/risk.md, "Reinforcement phase").
     Splitting a placement or moving other amounts is legal too, but not listed."""
     out: list[ConstitutionMove] = [Trade(s) for s in golden_horse.sets_in(state.hands[seat])]
+    ready = READY
     if state.round >= state.options["buy_from_round"]:
         affordable = state.purse[seat] // state.options["unit_price"]
-        out.extend(Buy(n) for n in range(1, affordable + 1))
+        out += [ready.get(n) or _ready(n) for n in range(1, affordable + 1)]
     own = state.territories_of(seat)
     targets = reachable(state, seat)
     reserve = state.reserve[seat]
+    amounts = (1,) if reserve == 1 else (1, reserve)
     for territory in own if reserve else []:
-        out.extend(Place(((territory, n),)) for n in sorted({1, reserve}))
+        out += [ready.get((territory, n)) or _ready((territory, n)) for n in amounts]
     for source in own:
         free = movable(state, source)
         if free < 1:
             continue
+        counts = (1,) if free == 1 else (1, free)
         for target in targets[source]:
-            out.extend(Move(source, target, n) for n in sorted({1, free}))
-    if reserve == 0:
+            out += [ready.get((source, target, n)) or _ready((source, target, n)) for n in counts]
+    if may_end_turn(state, seat):
         out.append(EndTurn())
     return out
 
@@ -177,7 +209,7 @@ def _end_turn(turn: Turn[RiskState], seat: int) -> None:
     player still in the game takes a turn, and after the last one in turn order the
     exchange session opens (seed 003, Art. 4 "round", Art. 13)."""
     state = turn.state
-    if state.reserve[seat]:
+    if not may_end_turn(state, seat):
         raise IllegalMove(
             "reserve-not-placed", f"Place your {state.reserve[seat]} reserve units first."
         )

@@ -13,7 +13,7 @@ from typing import Any
 from domain.carcassonne import CARCASSONNE, CarcassonneState, Place
 from domain.carcassonne.invariants import history
 from domain.carcassonne.recount import recount
-from domain.carcassonne.state import PLAY
+from domain.carcassonne.state import PLAY, state_to_json
 from domain.carcassonne.tiles import TYPE_INDEX
 from domain.carcassonne.turn import end_game
 from domain.protocol import Event
@@ -21,6 +21,23 @@ from domain.randomness import RandomStream
 from domain.turn import Turn
 
 PLACEMENT = ("BridgePlaced", "TilePlaced", "FollowerDeployed", "FeatureScored")
+
+
+def evolve_apart(state: CarcassonneState, events: list[Event]) -> None:
+    """Evolve ``events`` on ``state``, checking on the way that a copy of it evolved by the
+    same events leaves it as it was, that it then leaves the copy as it was, and that both
+    end equal: the guard of test_copy_state.py (the copy shares the features until a handler
+    changes one) at every step of a scripted board."""
+    before = state_to_json(state)
+    copy = state.clone()
+    for event in events:
+        CARCASSONNE.evolve(copy, event)
+    assert state_to_json(state) == before, "evolving a copy changed the state"
+    after = state_to_json(copy)
+    for event in events:
+        CARCASSONNE.evolve(state, event)
+    assert state_to_json(copy) == after, "evolving the state changed its copy"
+    assert state == copy
 
 
 def table(players: int = 2, **options: Any) -> CarcassonneState:
@@ -47,8 +64,7 @@ def put(state: CarcassonneState, placement: str, player: int = 0) -> list[Event]
         raise
     assert move in legal, f"{move} was applied but not listed as legal"
     placed = [event for event in events if event.type in PLACEMENT]
-    for event in placed:
-        CARCASSONNE.evolve(state, event)
+    evolve_apart(state, placed)
     return placed
 
 
@@ -67,8 +83,7 @@ def finish(state: CarcassonneState) -> list[Event]:
     turn = Turn(state, CARCASSONNE)
     end_game(turn, "scenario")
     events = turn.events
-    for event in events:
-        CARCASSONNE.evolve(state, event)
+    evolve_apart(state, events)
     scores, problems = recount(state.players, state.farmers, state.small_city, history(state))
     assert problems == []
     assert scores == state.scores

@@ -16,7 +16,7 @@ from domain.carcassonne.expansion.bazaars.moves import MAX_BID, Bid, Deal, Pass,
 from domain.carcassonne.moves import Place
 from domain.protocol import Event, IllegalMove, InvalidMove, Viewer
 from domain.randomness import RandomStream
-from tests.unit.carcassonne.helpers import random_game
+from tests.unit.carcassonne.helpers import evolve_apart, random_game
 
 BCB: dict[str, Any] = {"expansions": ["bridges-castles-bazaars"]}
 RED, BLUE, GREEN = 0, 1, 2
@@ -40,6 +40,7 @@ def act(state: CarcassonneState, player: int, text: str) -> list[Event]:
 
 def _apply(state: CarcassonneState, player: int, move: Move) -> list[Event]:
     events = CARCASSONNE.apply(state, player, move, RandomStream("bazaar", state.random_position))
+    evolve_apart(state.clone(), events)
     for event in events:
         CARCASSONNE.evolve(state, event)
         assert CARCASSONNE.check_invariants(state) == [], event

@@ -18,7 +18,7 @@ from domain.carcassonne.tiles import TYPE_INDEX
 from domain.protocol import Event, IllegalMove, Viewer
 from domain.randomness import RandomStream
 
-from .helpers import finish, of_type
+from .helpers import evolve_apart, finish, of_type
 
 BCB = {"expansions": ["bridges-castles-bazaars"]}
 DRAWS = ("TileDrawn", "TileDiscarded", "AuctionOpened")  # the picture has no auction
@@ -53,8 +53,7 @@ def decide(state: CarcassonneState, player: int, text: str) -> list[Event]:
 
 def _evolve(state: CarcassonneState, events: list[Event]) -> list[Event]:
     kept = [event for event in events if event.type not in DRAWS]
-    for event in kept:
-        CARCASSONNE.evolve(state, event)
+    evolve_apart(state, kept)
     return kept
 
 

@@ -10,11 +10,13 @@ from typing import Any
 
 import pytest
 
-from domain.carcassonne import CARCASSONNE
+from domain.carcassonne import CARCASSONNE, CarcassonneState
+from domain.carcassonne import turn as carcassonne_turn
 from domain.carcassonne.expansion.bridges.moves import Bridged
 from domain.carcassonne.tiles import CATALOGUE_TYPES, TYPE_INDEX
 from domain.protocol import Event, InvalidOptions, Viewer
 from domain.randomness import RandomStream
+from domain.turn import Turn
 
 from .helpers import random_game
 
@@ -174,3 +176,35 @@ def test_random_games_with_bazaars_keep_every_law(players: int, variant: str) ->
         assert len(state.tiles) + len(state.discarded) == 84
     assert seen["AuctionOpened"] and seen["BazaarClosed"]
     assert seen["TilePicked" if variant == "no-auction" else "BidMade"]
+
+
+@pytest.mark.parametrize("variant", ["auction", "no-auction"])
+def test_a_foreseen_placement_decides_what_the_look_ahead_decides(
+    variant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # docs/carcassonne.md, "Foreseeing completions": an expansion placement of no bazaar
+    # tile and with no bridge laid beside it first that completes nothing skips the castle
+    # steps and goes on from the table before it (the next draw or bazaar turn); every move
+    # of seeded games, decided once that way and once with the look-ahead on turn.state for
+    # every placement, gives the same events
+    foresee = carcassonne_turn._foreseen  # the decision under test
+
+    def look_ahead(within: Turn[CarcassonneState], state: CarcassonneState, kind: int) -> bool:
+        del within, kind
+        return not state.expansion
+
+    quiet = 0
+    for seed in range(4):
+        for _state, step in random_game(2 + seed, 200 + seed, {**BCB, "bazaar": variant}):
+            if step.move is None:
+                continue
+            stream = RandomStream(f"game-{200 + seed}", step.before.random_position)
+            monkeypatch.setattr(carcassonne_turn, "_foreseen", look_ahead)
+            expected = CARCASSONNE.apply(step.before, step.player, step.move, stream)
+            monkeypatch.setattr(carcassonne_turn, "_foreseen", foresee)
+            stream = RandomStream(f"game-{200 + seed}", step.before.random_position)
+            assert CARCASSONNE.apply(step.before, step.player, step.move, stream) == expected
+            assert expected == step.events
+            placed = [e for e in expected if e.type == "TilePlaced"]
+            quiet += bool(placed) and not any(e.type == "FeatureScored" for e in expected)
+    assert quiet > 100, quiet

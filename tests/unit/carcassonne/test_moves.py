@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from domain.carcassonne import CARCASSONNE, Place
-from domain.carcassonne.state import PLAY
+from domain.carcassonne.state import PLAY, state_to_json
 from domain.carcassonne.tiles import TYPE_INDEX
 from domain.protocol import IllegalMove, InvalidMove
 from domain.randomness import RandomStream
@@ -93,11 +93,11 @@ def holding(tile: str, player: int = 0) -> Any:
 )
 def test_illegal_moves_are_refused_with_a_code(player: int, move: Place, code: str) -> None:
     state = holding("U")
-    before = state.clone()
+    before = state_to_json(state)  # a clone would share the features
     with pytest.raises(IllegalMove) as refused:
         CARCASSONNE.apply(state, player, move, RandomStream("x"))
     assert refused.value.code == code
-    assert state == before
+    assert state_to_json(state) == before
 
 
 def test_a_look_alike_rotation_is_the_same_listed_move() -> None:

@@ -19,7 +19,15 @@ import pytest
 from domain.bots import choose_move
 from domain.randomness import RandomStream
 from domain.risk import RISK
-from domain.risk.state import RiskState, copy_state, state_to_json
+from domain.risk.move_json import TransferRecord
+from domain.risk.state import (
+    OpenInvasion,
+    Proposal,
+    Result,
+    RiskState,
+    copy_state,
+    state_to_json,
+)
 
 MARKERS: dict[str, Any] = {
     "players": 5,
@@ -40,7 +48,14 @@ MARKERS: dict[str, Any] = {
     "turn": 17,
     "launched": ["Marker"],
     "captured": ["Marker"],
-    "invasion": {"from": "A", "to": "B", "attackers": 1, "defenders": 2, "lost": [3, 4]},
+    "invasion": {
+        "from": "A",
+        "to": "B",
+        "attackers": 1,
+        "defenders": 2,
+        "lost": [3, 4],
+        "dice": 3,
+    },
     "moved": {"Marker": 18},
     "incoming": [19],
     "eliminated": [20],
@@ -52,8 +67,26 @@ MARKERS: dict[str, Any] = {
             "kind": "deal",
             "to": [1],
             "accepted": [],
-            "transfers": [{"from": 0, "to": 1, "cards": ["Marker"], "card_count": 1}],
-        }
+            "transfers": [
+                {
+                    "from": 0,
+                    "to": 1,
+                    "territories": ["Marker"],
+                    "cards": ["Marker"],
+                    "units": {"Marker": 2},
+                    "money": 50,
+                    "card_count": 1,
+                }
+            ],
+        },
+        {
+            "id": 2,
+            "by": 1,
+            "kind": "settlement",
+            "to": [0],
+            "accepted": [0],
+            "shares": {"0": 26, "1": 27},
+        },
     ],
     "next_proposal": 22,
     "passage": [[1], []],
@@ -61,8 +94,16 @@ MARKERS: dict[str, Any] = {
     "units_in": 24,
     "units_lost": 25,
 }
-"""A value unlike the default for every field of :class:`RiskState`. A new field fails
-:func:`test_every_field_is_copied` until it is given one here (and copied)."""
+"""A value unlike the default for every field of :class:`RiskState`, and every key of its
+nested parts. A new field fails :func:`test_every_field_is_copied`, and a new key of a nested
+part :func:`test_every_nested_key_has_a_marker`, until it is given one here (and copied)."""
+NESTED: dict[str, tuple[type, list[dict[str, Any]]]] = {
+    "invasion": (OpenInvasion, [MARKERS["invasion"]]),
+    "proposal": (Proposal, MARKERS["proposals"]),
+    "transfer": (TransferRecord, MARKERS["proposals"][0]["transfers"]),
+    "result": (Result, [MARKERS["result"]]),
+}
+"""Each nested part of the state (its ``TypedDict``) and the markers that hold it."""
 
 
 def sampled_states(ruleset: str, players: int, seed: int, every: int = 5) -> Iterator[RiskState]:
@@ -163,3 +204,13 @@ def test_every_field_is_copied() -> None:
         state = replace(base, **{name: marker})
         check_copy(state)
         assert getattr(copy_state(state), name) == marker, f"copy_state drops {name}"
+
+
+@pytest.mark.parametrize("part", sorted(NESTED))
+def test_every_nested_key_has_a_marker(part: str) -> None:
+    """Every key of each nested part (optional ones included) appears in the markers, so
+    :func:`test_every_field_is_copied` copies and mutates it: a key ``copy_state`` copied
+    one level too shallow would share its list or dict."""
+    shape, markers = NESTED[part]
+    keys = set(shape.__annotations__)  # a TypedDict's keys, inherited ones included
+    assert keys <= {key for marker in markers for key in marker}, keys

@@ -60,6 +60,16 @@ def offered(bazaar: Bazaar) -> list[str]:
     return list(dict.fromkeys(bazaar["tiles"]))
 
 
+RAISES: Final = tuple(Bid(None, amount) for amount in range(MAX_BID + 1))
+"""Every raise, by amount (``RAISES[a]`` is ``Bid(None, a)``)."""
+OPENINGS: Final = {
+    letter: tuple(Bid(letter, amount) for amount in range(MAX_BID + 1))
+    for letter in dict.fromkeys(tile.letter for tile in TYPES)
+}
+"""Every opening bid on a tile, by its letter and amount (ready-made, as the placements
+are: :mod:`domain.carcassonne.moves`)."""
+
+
 def auction_moves(state: CarcassonneState, player: int) -> list[BazaarMove]:
     """The moves ``player`` may make in the auction: every tile with every opening bid
     0..``MAX_BID``, or a pass and every raise up to ``MAX_BID`` (none once the highest bid
@@ -70,9 +80,9 @@ def auction_moves(state: CarcassonneState, player: int) -> list[BazaarMove]:
     if bazaar["variant"] == "no-auction":
         return [Pick(tile) for tile in offered(bazaar)]
     if bazaar["lot"] is None:
-        return [Bid(tile, amount) for tile in offered(bazaar) for amount in range(MAX_BID + 1)]
+        return [bid for tile in offered(bazaar) for bid in OPENINGS[tile]]
     if bazaar["queue"]:
-        return [Pass(), *(Bid(None, a) for a in range(bazaar["bid"] + 1, MAX_BID + 1))]
+        return [Pass(), *RAISES[bazaar["bid"] + 1 :]]
     return [Deal(True), Deal(False)]
 
 

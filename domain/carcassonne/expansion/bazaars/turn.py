@@ -25,9 +25,10 @@ from domain.carcassonne.expansion.bazaars.events import (
 )
 from domain.carcassonne.expansion.bazaars.moves import Bid, Deal, Pass, Pick
 from domain.carcassonne.expansion.bridges.placement import placeable
+from domain.carcassonne.placement import has_placement_apart
 from domain.carcassonne.stack import draw_tiles
 from domain.carcassonne.state import CarcassonneState
-from domain.carcassonne.tiles import TYPES
+from domain.carcassonne.tiles import TYPE_INDEX, TYPES
 from domain.errors import IllegalMove
 from domain.events import Event
 from domain.randomness import RandomStream
@@ -61,18 +62,27 @@ def opening(turn: Turn[CarcassonneState], player: int, rng: RandomStream) -> boo
     return True
 
 
-def bazaar_turns(turn: Turn[CarcassonneState], rng: RandomStream, draw_tile: DrawTile) -> int:
+def bazaar_turns(
+    turn: Turn[CarcassonneState], rng: RandomStream, draw_tile: DrawTile, placed: int = -1
+) -> int:
     """Emit the next bazaar turn (``BazaarTileTaken``; a tile that fits nowhere, even with a
     bridge, is discarded and its player draws from the stack instead, ``draw_tile``), or
     once every tile was played ``BazaarClosed``. In the variant without bids, once a pick was
     played the next seat picks (``PickOffered``), and the last seat takes the last tile
     (``TileTakenFree``) and plays it. Returns the active player once the bazaar closed (the
-    ordinary draw follows, left of them), else -1."""
-    bazaar = turn.state.bazaar
+    ordinary draw follows, left of them), else -1.
+
+    ``placed``: the square of the tile placed in this turn, whose events changed no bazaar
+    (as :func:`~domain.carcassonne.turn.draw_tile`'s): the bazaar is then read before the
+    turn, and a tile taken that fits a square of the frontier away from ``placed`` (where
+    the placement changed nothing) fits after it too; only otherwise is ``turn.state``
+    read."""
+    table = turn.before if placed >= 0 else turn.state
+    bazaar = table.bazaar
     assert bazaar is not None
     while bazaar["turns"] or (bazaar["variant"] == "no-auction" and bazaar["tiles"]):
         if not bazaar["turns"]:  # variant without bids: the next seat picks, the last is given
-            seat = (bazaar["auctioneer"] + 1) % turn.state.players
+            seat = (bazaar["auctioneer"] + 1) % table.players
             if len(bazaar["tiles"]) > 1:
                 turn.emit(PICK_OFFERED({"player": seat}))
                 return -1
@@ -82,12 +92,16 @@ def bazaar_turns(turn: Turn[CarcassonneState], rng: RandomStream, draw_tile: Dra
             letter = bazaar["won"][seat]
             assert letter is not None  # a seat with a bazaar turn has won a tile
             turn.emit(BAZAAR_TILE_TAKEN({"player": seat, "tile": letter}))
+            kind = TYPE_INDEX[letter]
+            if placed >= 0 and has_placement_apart(table.frontier, kind, placed):
+                return -1
             if placeable(turn.state):
                 return -1
             turn.emit(TILE_DISCARDED({"player": seat, "tile": letter}))
             if draw_tile(turn, seat, rng):
                 return -1
-        bazaar = turn.state.bazaar
+        table, placed = turn.state, -1
+        bazaar = table.bazaar
         assert bazaar is not None
     turn.emit(BAZAAR_CLOSED({"player": bazaar["active"]}))
     return int(bazaar["active"])

@@ -6,7 +6,7 @@ from __future__ import annotations
 from domain.carcassonne.expansion.bridges.events import BridgePlaced
 from domain.carcassonne.expansion.bridges.placement import ROAD_CODE, variant_on
 from domain.carcassonne.grid import DELTAS, pos_of
-from domain.carcassonne.state import NODE_BITS, CarcassonneState, Feature
+from domain.carcassonne.state import NODE_BITS, CarcassonneState, Feature, writable_feat
 from domain.carcassonne.tiles import AXES, ROAD, TYPES
 
 
@@ -18,8 +18,8 @@ def add_bridge(state: CarcassonneState, pos: int, axis: int) -> None:
     square, kind, turns, owner = state.tiles[k]
     state.tiles[k] = (square, variant_on(state, pos, axis), turns, owner)
     node = k << NODE_BITS | len(TYPES[kind].segments)
-    state.features[node] = Feature(ROAD, [node], {pos}, 2, 0, [], [], False)
-    state.feat[node] = node
+    state.features[node] = Feature(ROAD, [node], {pos}, 2, 0, [], [], False, owner=state.key)
+    writable_feat(state)[node] = node
     for side in (axis, axis + 2):
         end = pos + DELTAS[side]
         shift = 2 * ((side + 2) % 4)

@@ -16,7 +16,7 @@ from domain.carcassonne.expansion.castles.events import (
 )
 from domain.carcassonne.expansion.castles.sites import fief_of, site_of
 from domain.carcassonne.grid import pos_of
-from domain.carcassonne.state import NODE_BITS, CarcassonneState, Castle, stamp
+from domain.carcassonne.state import NODE_BITS, CarcassonneState, Castle, stamp, writable
 from domain.carcassonne.tiles import TYPES
 
 
@@ -73,7 +73,7 @@ def castle_built(state: CarcassonneState, data: CastleBuilt) -> None:
 
 def _release(state: CarcassonneState, site: Castle) -> None:
     player, _ = state.followers.pop(site.follower)
-    feature = state.features[site.fid]
+    feature = writable(state, site.fid)
     feature.followers.remove(site.follower)
     stamp(state, feature)
     state.supply[player] += 1
