@@ -18,6 +18,7 @@ move"): the parts of the event store, the process's cache of games, and the rule
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -27,7 +28,8 @@ from uuid import UUID
 from eventsourcing.persistence import IntegrityError
 
 from application.cache import GameCache, Kept
-from application.errors import Conflict
+from application.errors import Conflict, NotFound
+from application.shards import new_game_id, shard_of
 from application.store import SNAPSHOT_INTERVAL, GameStore
 from domain.game import Game
 
@@ -53,8 +55,16 @@ class Games:
         self.cache = cache
 
     def store_of(self, game_id: UUID) -> GameStore:
-        """The part of the event store that holds ``game_id``."""
-        return self.stores[0]
+        """The part of the event store that holds ``game_id`` (:mod:`application.shards`); an
+        id naming a part this store does not have is a game it does not have."""
+        shard = shard_of(game_id)
+        if shard >= len(self.stores):
+            raise NotFound("game-not-found", f"There is no game {game_id}.")
+        return self.stores[shard]
+
+    def new_id(self) -> UUID:
+        """An id for a new game, in a part drawn at random (docs/operations.md, "Shards")."""
+        return new_game_id(secrets.randbelow(len(self.stores)))
 
     def add(self, game: Game) -> Saved:
         """Save a new game (its creation event) and keep it."""

@@ -19,6 +19,7 @@ from application.audit_import import stored_events
 from application.errors import BadRequest, Conflict, NotFound
 from application.paging import MAX_PAGE
 from application.service import Document, GameLedger, serialised
+from application.shards import shard_of
 from application.store import SNAPSHOT_INTERVAL, project_game
 from application.verification import replay_record
 from domain.game import Game
@@ -85,6 +86,12 @@ def import_record(app: GameLedger, record: Any) -> UUID:
             "a finished game's record, which reveals the seed, can be imported.",
         )
     game_id = UUID(record["game"]["id"])
+    if shard_of(game_id) >= len(app.stores):
+        raise BadRequest(
+            "record-shard-missing",
+            f"The record's game id names part {shard_of(game_id)} of the event store, and this "
+            f'store has {len(app.stores)} (GAMELEDGER_SHARDS; docs/operations.md, "Shards").',
+        )
     if _exists(app, game_id):
         raise Conflict("game-exists", f"A game {game_id} already exists in this store.")
     events = stored_events(record)

@@ -144,6 +144,7 @@ class GameLedger:
             seed_sha256=commitment(seed),
             arbiter_sha256=commitment(arbiter_token) if arbiter_token else "",
             analysis={"scenario": True} if rules.is_scenario(fixed) else None,
+            game_id=self.games.new_id(),
         )
         self.games.add(aggregate)
         return aggregate.id
@@ -189,6 +190,7 @@ class GameLedger:
             seed_sha256=commitment(seed),
             analysis={"source": str(game_id), "turn": turn, "version": version},
             prelude=[[type_name, data] for _, type_name, data in at.line.effective],
+            game_id=self.games.new_id(),
         )
         self.games.add(aggregate)
         return aggregate.id

@@ -25,6 +25,7 @@ from eventsourcing.persistence import (
 )
 
 from application.errors import NotFound
+from application.shards import FIRST
 from domain.game import Game, register_game_events
 from domain.line import LineNeeded
 from domain.registry import games
@@ -34,7 +35,7 @@ SNAPSHOT_INTERVAL = 50
 after the snapshot before it (more only after an undo that reaches further back: the game
 is then replayed from its first event, docs/performance.md)."""
 
-STORE_NAME = "gameledger"
+STORE_NAME = FIRST
 """The name of the first part of the event store (PostgreSQL tables are named after it)."""
 
 

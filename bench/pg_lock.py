@@ -18,12 +18,16 @@ number of writers. Measured on a database made for the run (dropped after it):
   does (``SET LOCAL lock_timeout``, ``LOCK TABLE ... IN EXCLUSIVE MODE``, ``NOTIFY``): the
   ceiling the lock itself sets, with no Python in the way.
 
+* **shards** — the most writers again on event stores of 2 and 4 parts (``--shards``;
+  docs/operations.md, "Shards"), each part with its own table and lock, games spread over the
+  parts (each shard count on a database of its own, made for the run).
+
 Rounds alternate the cases; each case reports its median (best in the JSON line), the ratio to
 pgbench's plain rate of the same run, and how many backends were waiting on a lock (sampled
 every 50 ms from ``pg_stat_activity``).
 
     .venv/bin/python bench/pg_lock.py [--writers 1,4,8,16] [--duration 4] [--rounds 3]
-        [--save create|moves] [--pgbench-clients 16]
+        [--save create|moves] [--pgbench-clients 16] [--shards 1,2,4]
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ import sys
 import tempfile
 import threading
 import time
+from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from multiprocessing.connection import Connection
@@ -48,6 +53,7 @@ from move_scripts import PreparedGame, Script, prepare_game, record_scripts
 from pgdb import connect, exit_on_sigterm, server_settings, service_settings, temporary_database
 
 from application.service import GameLedger
+from infrastructure.config import Settings
 from infrastructure.container import build_services
 
 PLAYERS = 4
@@ -76,11 +82,17 @@ class Rate:
 # The writer processes
 
 
-def _writer(pipe: Connection, dbname: str, save: str, scripts: list[Script]) -> None:
-    """A writer process: its own GameLedger; prepares and runs on the parent's orders."""
-    # One connection each: a writer is one thread (16 writers would otherwise hold 16 x 2).
+def writer_settings(dbname: str, shards: int) -> Settings:
+    """A writer's settings: the event store in ``shards`` parts, one pooled connection (a
+    writer is one thread; 16 writers would otherwise hold 16 x 2)."""
     settings = service_settings(dbname)
-    settings = replace(settings, postgres=replace(settings.postgres, pool_size=1, max_overflow=1))
+    pg = replace(settings.postgres, pool_size=1, max_overflow=1)
+    return replace(settings, postgres=pg, shards=shards)
+
+
+def _writer(pipe: Connection, dbname: str, save: str, scripts: list[Script], shards: int) -> None:
+    """A writer process: its own GameLedger; prepares and runs on the parent's orders."""
+    settings = writer_settings(dbname, shards)
     services = build_services(settings)
     app = services.app
     app.create_game("azul", PLAYERS)  # connected, tables there, code warm
@@ -127,15 +139,17 @@ def _play_until(app: GameLedger, games: list[PreparedGame], deadline: float) -> 
 class Writers:
     """Long-lived writer processes, started once, given work in each round."""
 
-    def __init__(self, count: int, dbname: str, save: str, scripts: list[Script]) -> None:
+    def __init__(
+        self, count: int, dbname: str, save: str, scripts: list[Script], shards: int = 1
+    ) -> None:
         # The schema first, from this process alone (the writers then find it current).
-        build_services(service_settings(dbname)).close()
+        build_services(writer_settings(dbname, shards)).close()
         context = multiprocessing.get_context("fork")
         self.pipes: list[Connection] = []
         self.processes: list[Any] = []
         for _ in range(count):
             parent, child = context.Pipe()
-            process = context.Process(target=_writer, args=(child, dbname, save, scripts))
+            process = context.Process(target=_writer, args=(child, dbname, save, scripts, shards))
             process.start()
             self.pipes.append(parent)
             self.processes.append(process)
@@ -308,8 +322,10 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--save", choices=("create", "moves"), default="create")
     parser.add_argument("--move-games", type=int, default=8, help="games per writer (moves)")
     parser.add_argument("--pgbench-clients", type=int, default=16)
+    parser.add_argument("--shards", default="1,2,4", help="parts of the event store")
     args = parser.parse_args()
     args.writers = [int(n) for n in args.writers.split(",")]
+    args.shards = [int(n) for n in args.shards.split(",") if int(n) > 1]
     return args
 
 
@@ -320,37 +336,47 @@ def main() -> None:
     began = time.perf_counter()
     scripts = record_scripts(4, PLAYERS) if args.save == "moves" else []
     move_games = args.move_games if args.save == "moves" else 0
+    most = max(args.writers)
     cases = ["pgbench plain", "pgbench with the lock", *[f"{n} writers" for n in args.writers]]
+    cases += [f"{most} writers, {n} shards" for n in args.shards]
     rates: dict[str, list[Rate]] = {case: [] for case in cases}
-    with temporary_database("bench_lock") as dbname, tempfile.TemporaryDirectory() as tmp:
-        writers = Writers(max(args.writers), dbname, args.save, scripts)
-        try:
-            # Some saves of the kind measured, to size pgbench's rows like them.
-            saves, events = writers.run(1, 1.0, move_games)
-            rows = max(1, round(events / saves))
-            topic, size = event_shape(dbname, scripts[0].start_version if scripts else 0)
-            with connect(dbname) as conn:
-                conn.execute(DDL)
-            scripts_sql = pgbench_scripts(Path(tmp), topic, size, rows)
-            for round_number in range(args.rounds):
-                for case in cases:
-                    with LockSampler(dbname) as sampler:
-                        if case.startswith("pgbench"):
-                            kind = "plain" if case == "pgbench plain" else "locked"
-                            tps = pgbench(
-                                dbname, scripts_sql[kind], args.pgbench_clients, args.duration
-                            )
-                            rate = Rate(tps, tps * rows, 0.0)
-                        else:
-                            count = int(case.split()[0])
-                            saves, events = writers.run(count, args.duration, move_games)
-                            rate = Rate(saves / args.duration, events / args.duration, 0.0)
-                    rates[case].append(
-                        Rate(rate.saves_per_s, rate.events_per_s, round(sampler.mean, 2))
-                    )
-                print(f"round {round_number + 1} of {args.rounds} done", file=sys.stderr)
-        finally:
-            writers.close()
+    with ExitStack() as stack:
+        dbname = stack.enter_context(temporary_database("bench_lock"))
+        tmp = stack.enter_context(tempfile.TemporaryDirectory())
+        writers = Writers(most, dbname, args.save, scripts)
+        stack.callback(writers.close)
+        pools: dict[int, tuple[str, Writers]] = {1: (dbname, writers)}
+        for shards in args.shards:
+            database = stack.enter_context(temporary_database(f"bench_lock_{shards}"))
+            pool = Writers(most, database, args.save, scripts, shards)
+            stack.callback(pool.close)
+            pools[shards] = (database, pool)
+        # Some saves of the kind measured, to size pgbench's rows like them.
+        saves, events = writers.run(1, 1.0, move_games)
+        rows = max(1, round(events / saves))
+        topic, size = event_shape(dbname, scripts[0].start_version if scripts else 0)
+        with connect(dbname) as conn:
+            conn.execute(DDL)
+        scripts_sql = pgbench_scripts(Path(tmp), topic, size, rows)
+        for round_number in range(args.rounds):
+            for case in cases:
+                shards = int(case.split()[2]) if "shards" in case else 1
+                database, pool = pools[shards]
+                with LockSampler(database) as sampler:
+                    if case.startswith("pgbench"):
+                        kind = "plain" if case == "pgbench plain" else "locked"
+                        tps = pgbench(
+                            dbname, scripts_sql[kind], args.pgbench_clients, args.duration
+                        )
+                        rate = Rate(tps, tps * rows, 0.0)
+                    else:
+                        count = int(case.split()[0])
+                        saves, events = pool.run(count, args.duration, move_games)
+                        rate = Rate(saves / args.duration, events / args.duration, 0.0)
+                rates[case].append(
+                    Rate(rate.saves_per_s, rate.events_per_s, round(sampler.mean, 2))
+                )
+            print(f"round {round_number + 1} of {args.rounds} done", file=sys.stderr)
     report(
         args,
         rates=rates,

@@ -243,9 +243,11 @@ class Game(Aggregate):
         arbiter_sha256: str = "",
         analysis: dict[str, Any] | None = None,
         prelude: list[list[Any]] | None = None,
+        game_id: UUID | None = None,
     ) -> Game:
-        """A new game; its creation event is the first link of its chain."""
-        game_id = uuid4()
+        """A new game (with ``game_id``, else a random id); its creation event is the first
+        link of its chain."""
+        game_id = game_id or uuid4()
         fields: dict[str, Any] = {
             "game": game,
             "players": players,

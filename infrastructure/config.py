@@ -20,11 +20,13 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import platformdirs
+
+from application.shards import MAX_SHARDS
 
 STORES = ("sqlite", "postgres", "memory")
 SQLITE_FILE = "gameledger.db"
@@ -33,6 +35,35 @@ SQLITE_FILE = "gameledger.db"
 def default_data_dir() -> Path:
     """Where the embedded store lives unless ``GAMELEDGER_DATA_DIR`` says otherwise."""
     return Path(platformdirs.user_data_dir("gameledger", appauthor=False))
+
+
+def _shard_database(env: Mapping[str, str], shard: int, main: PostgresSettings) -> PostgresSettings:
+    """Part ``shard``'s database: ``GAMELEDGER_SHARD_<n>_POSTGRES_HOST``, ``_PORT``,
+    ``_DBNAME``, ``_USER``, ``_PASSWORD``, ``_LISTEN_HOST`` and ``_LISTEN_PORT``, each
+    defaulting to the main database's (the LISTEN address to the part's own server when that
+    is another)."""
+
+    def get(key: str, default: str) -> str:
+        return env.get(f"GAMELEDGER_SHARD_{shard}_POSTGRES_{key}", default).strip() or default
+
+    host = get("HOST", main.host)
+    try:
+        port = int(get("PORT", str(main.port)))
+        elsewhere = (host, port) != (main.host, main.port)
+        listen_port = int(get("LISTEN_PORT", "0" if elsewhere else str(main.listen_port)))
+    except ValueError:
+        message = f"GAMELEDGER_SHARD_{shard}_POSTGRES_PORT and _LISTEN_PORT must be numbers."
+        raise ConfigurationError(message) from None
+    return replace(
+        main,
+        host=host,
+        port=port,
+        dbname=get("DBNAME", main.dbname),
+        user=get("USER", main.user),
+        password=env.get(f"GAMELEDGER_SHARD_{shard}_POSTGRES_PASSWORD", main.password),
+        listen_host=get("LISTEN_HOST", "" if elsewhere else main.listen_host),
+        listen_port=listen_port,
+    )
 
 
 class ConfigurationError(ValueError):
@@ -80,6 +111,11 @@ class PostgresSettings:
             "application_name": self.application_name,
         }
 
+    def server(self) -> tuple[str, int, str, str]:
+        """Which database this is (host, port, database, user): parts of the event store on the
+        same one share a pool (docs/operations.md, "Shards")."""
+        return (self.host, self.port, self.dbname, self.user)
+
     def listen_conninfo(self) -> dict[str, Any]:
         """The connection arguments of the one LISTEN connection of a process."""
         return {
@@ -105,6 +141,10 @@ class Settings:
     memory_name: str = field(default_factory=lambda: uuid.uuid4().hex)
     max_body_bytes: int = 256 * 1024
     max_json_depth: int = 32
+    shards: int = 1
+    """Parts of the event store (docs/operations.md, "Shards")."""
+    shard_postgres: tuple[tuple[int, PostgresSettings], ...] = ()
+    """The parts whose events live in another PostgreSQL database than ``postgres``'s."""
     auto_upgrade: bool = True
     """Servers and runners bring the store's schema up to date when they start (under the
     schema lock, docs/operations.md, "Schema"); ``False``: they refuse a store whose schema is
@@ -168,6 +208,17 @@ class Settings:
                 "GAMELEDGER_POSTGRES_POOL_SIZE must be at least 1 and "
                 "GAMELEDGER_POSTGRES_MAX_OVERFLOW at least 0."
             )
+        try:
+            shards = int(get("SHARDS", "1"))
+        except ValueError:
+            raise ConfigurationError("GAMELEDGER_SHARDS must be a number.") from None
+        if not 1 <= shards <= MAX_SHARDS:
+            raise ConfigurationError(f"GAMELEDGER_SHARDS must be from 1 to {MAX_SHARDS}.")
+        shard_postgres = tuple(
+            (shard, found)
+            for shard in range(1, shards)
+            if (found := _shard_database(env, shard, postgres)) != postgres
+        )
         data_dir = Path(get("DATA_DIR", str(default_data_dir()))).expanduser()
         return cls(
             store=store,
@@ -180,7 +231,13 @@ class Settings:
             max_body_bytes=max_body_bytes,
             max_json_depth=max_json_depth,
             auto_upgrade=auto_upgrade == "yes",
+            shards=shards,
+            shard_postgres=shard_postgres,
         )
+
+    def shard_database(self, shard: int) -> PostgresSettings:
+        """The PostgreSQL database of part ``shard`` of the event store."""
+        return dict(self.shard_postgres).get(shard, self.postgres)
 
     def sqlite_file(self, part: str = "") -> Path:
         """The SQLite file of the event store (``part`` empty) or of one read model: each

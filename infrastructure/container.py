@@ -18,6 +18,7 @@ from application.projections.games_list import GamesListProjection, GamesListVie
 from application.projections.turns import TurnsProjection, TurnsView
 from application.records import RecordStore
 from application.service import GameLedger
+from application.shards import store_name
 from application.store import EventStorage, GameStore
 from infrastructure import schema
 from infrastructure.config import ConfigurationError, Settings
@@ -177,6 +178,19 @@ def store_failure(settings: Settings, error: Exception) -> str:
     return f"cannot use PostgreSQL at {pg.host}:{pg.port} (database {pg.dbname}): {reason}"
 
 
+def listens(storage: Storage) -> list[tuple[dict[str, Any], list[str]]]:
+    """On PostgreSQL, each database that holds parts of the event store, with the channels
+    its parts NOTIFY on (one LISTEN connection per database; docs/operations.md)."""
+    if storage.kind != "postgres":
+        return []
+    found: dict[tuple[str, int, str, str], tuple[dict[str, Any], list[str]]] = {}
+    for shard, recorders in enumerate(storage.shards):
+        database = storage.settings.shard_database(shard)
+        entry = found.setdefault(database.server(), (database.listen_conninfo(), []))
+        entry[1].append(recorders.events_table)
+    return list(found.values())
+
+
 def build_services(settings: Settings | None = None, *, create: bool = True) -> Services:
     """Everything one process needs, configured from ``settings`` (or the environment).
 
@@ -193,7 +207,6 @@ def build_services(settings: Settings | None = None, *, create: bool = True) -> 
     except BaseException:
         storage.close()
         raise
-    recorders = storage.recorders
     app = GameLedger(
         [
             GameStore(
@@ -202,15 +215,14 @@ def build_services(settings: Settings | None = None, *, create: bool = True) -> 
                     recorders.snapshots,
                     recorders.change_token,
                     recorders.by_topic,
-                )
+                ),
+                name=store_name(shard),
             )
+            for shard, recorders in enumerate(storage.shards)
         ],
         cache_bytes=int(settings.game_cache_mb * 1024 * 1024),
     )
-    listen = settings.postgres.listen_conninfo() if storage.postgres is not None else None
-    watcher = LogWatcher(
-        interval=settings.follow_interval, listen=listen, channels=[recorders.events_table]
-    )
+    watcher = LogWatcher(interval=settings.follow_interval, listens=listens(storage))
     services = Services(
         settings=settings,
         storage=storage,

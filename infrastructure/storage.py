@@ -35,7 +35,8 @@ from eventsourcing.sqlite import (
 from psycopg import Connection
 from psycopg.rows import DictRow, dict_row
 
-from application.store import STORE_NAME, EventsByTopic
+from application.shards import store_name
+from application.store import EventsByTopic
 from infrastructure.config import PostgresSettings, Settings
 from infrastructure.pgrecorder import RenderedPostgresRecorder
 from infrastructure.readmodels.postgres_games_list import PostgresGamesListView
@@ -185,24 +186,51 @@ def _configure(
 
 
 class Storage:
-    """The stores of one process, built from settings; :meth:`close` closes them all."""
+    """The stores of one process, built from settings; :meth:`close` closes them all.
+
+    The event store has ``settings.shards`` parts (:mod:`application.shards`): on PostgreSQL
+    each part's tables are ``<name>_events`` and ``<name>_snapshots`` in its database (the main
+    one unless ``GAMELEDGER_SHARD_<n>_POSTGRES_*`` says otherwise), parts in one database
+    sharing its pool; on SQLite part ``n`` is the file ``<stem>-s<n>.db`` beside the first."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.postgres: PostgresDatastore | None = None
+        self._pools: dict[tuple[str, int, str, str], PostgresDatastore] = {}
         self._sqlite: dict[str, SQLiteDatastore] = {}
-        self._data_version: SQLiteDataVersion | None = None
+        self._data_versions: list[SQLiteDataVersion] = []
         if settings.store == "postgres":
-            self.postgres = PooledDatastore(settings.postgres)
-        self.recorders = self._event_recorders()
+            self.postgres = self.pool_for(settings.postgres)
+        self.shards = [self._event_recorders(shard) for shard in range(settings.shards)]
+
+    @property
+    def recorders(self) -> EventRecorders:
+        """The first part's recorders."""
+        return self.shards[0]
 
     @property
     def kind(self) -> str:
         """``sqlite``, ``postgres`` or ``memory``."""
         return self.settings.store
 
+    def pool_for(self, pg: PostgresSettings) -> PostgresDatastore:
+        """The one datastore (and pool) of a PostgreSQL database."""
+        found = self._pools.get(pg.server())
+        if found is None:
+            found = self._pools[pg.server()] = PooledDatastore(pg)
+        return found
+
+    def shard_datastore(self, shard: int) -> PostgresDatastore:
+        """The PostgreSQL datastore holding part ``shard``'s events."""
+        return self.pool_for(self.settings.shard_database(shard))
+
+    def shard_file(self, shard: int) -> str:
+        """The SQLite file part of part ``shard`` (``""``: the first, ``s<n>`` the others)."""
+        return "" if shard == 0 else f"s{shard}"
+
     def sqlite(self, part: str = "") -> SQLiteDatastore:
-        """The SQLite datastore of the event store (``part`` empty) or of a read model."""
+        """The SQLite datastore of the event store (``part`` empty), one of its other parts
+        (``s<n>``), or a read model."""
         found = self._sqlite.get(part)
         if found is None:
             if self.kind == "memory":
@@ -215,29 +243,32 @@ class Storage:
             self._sqlite[part] = found
         return found
 
-    def _event_recorders(self) -> EventRecorders:
-        if self.postgres is not None:
-            events = f"{STORE_NAME}_events"
-            snapshots = f"{STORE_NAME}_snapshots"
-            recorder = RenderedPostgresRecorder(self.postgres, events_table_name=events)
+    def _event_recorders(self, shard: int) -> EventRecorders:
+        name = store_name(shard)
+        if self.kind == "postgres":
+            datastore = self.shard_datastore(shard)
+            events, snapshots = f"{name}_events", f"{name}_snapshots"
+            recorder = RenderedPostgresRecorder(datastore, events_table_name=events)
             return EventRecorders(
                 recorder,
-                PostgresAggregateRecorder(self.postgres, events_table_name=snapshots),
+                PostgresAggregateRecorder(datastore, events_table_name=snapshots),
                 events,
                 snapshots,
                 by_topic=recorder.select_by_topic,
                 topic_index=recorder.topic_index_ddl(),
             )
         if self.kind == "sqlite":
-            datastore = self.sqlite()
-            self._data_version = SQLiteDataVersion(str(self.settings.sqlite_file()))
-            by_topic = SQLiteEventsByTopic(datastore, "stored_events")
+            part = self.shard_file(shard)
+            sqlite = self.sqlite(part)
+            data_version = SQLiteDataVersion(str(self.settings.sqlite_file(part)))
+            self._data_versions.append(data_version)
+            by_topic = SQLiteEventsByTopic(sqlite, "stored_events")
             return EventRecorders(
-                SQLiteApplicationRecorder(datastore, events_table_name="stored_events"),
-                SQLiteAggregateRecorder(datastore, events_table_name="stored_snapshots"),
+                SQLiteApplicationRecorder(sqlite, events_table_name="stored_events"),
+                SQLiteAggregateRecorder(sqlite, events_table_name="stored_snapshots"),
                 "stored_events",
                 "stored_snapshots",
-                self._data_version,
+                data_version,
                 by_topic,
                 by_topic.ddl(),
             )
@@ -281,9 +312,9 @@ class Storage:
 
     def close(self) -> None:
         """Close every connection."""
-        if self.postgres is not None:
-            self.postgres.close()
+        for pool in self._pools.values():
+            pool.close()
         for datastore in self._sqlite.values():
             datastore.close()
-        if self._data_version is not None:
-            self._data_version.close()
+        for data_version in self._data_versions:
+            data_version.close()

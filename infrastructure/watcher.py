@@ -32,19 +32,21 @@ class LogWatcher:
         self,
         *,
         interval: float,
-        listen: dict[str, Any] | None = None,
-        channels: Sequence[str] = (),
+        listens: Sequence[tuple[dict[str, Any], Sequence[str]]] = (),
         fallback: float = 1.0,
     ) -> None:
-        self.interval = interval if listen is None else fallback
-        self._listen = listen
-        self._channels = list(channels)
+        """``listens``: on PostgreSQL, for each database that holds a part of the event store,
+        its connection arguments and the channels of its parts (one LISTEN connection each);
+        none on SQLite, where waiters wake every ``interval`` seconds."""
+        self.interval = interval if not listens else fallback
+        self._listens = [(conninfo, list(channels)) for conninfo, channels in listens]
         self._changed = threading.Condition()
         self._generation = 0
         self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._threads: list[threading.Thread] = []
         self.listening = threading.Event()
-        """Set while the LISTEN connection is up (PostgreSQL)."""
+        """Set once every LISTEN connection has been up (PostgreSQL)."""
+        self._up = 0
 
     @property
     def generation(self) -> int:
@@ -52,19 +54,23 @@ class LogWatcher:
         return self._generation
 
     def start(self) -> None:
-        """On PostgreSQL, start listening in a background thread (once)."""
-        if self._listen is not None and self._thread is None:
+        """On PostgreSQL, start listening in background threads, one per database (once)."""
+        if self._listens and not self._threads:
             self._stop.clear()
-            self._thread = threading.Thread(target=self._run, name="log-watcher", daemon=True)
-            self._thread.start()
+            for conninfo, channels in self._listens:
+                thread = threading.Thread(
+                    target=self._run, args=(conninfo, channels), name="log-watcher", daemon=True
+                )
+                thread.start()
+                self._threads.append(thread)
 
     def stop(self) -> None:
         """Stop listening, and wake every waiter."""
         self._stop.set()
         self.wake()
-        if self._thread is not None:
-            self._thread.join(timeout=10)
-            self._thread = None
+        for thread in self._threads:
+            thread.join(timeout=10)
+        self._threads = []
 
     def wake(self) -> None:
         """The log may have grown (a save of this process, a notification)."""
@@ -80,25 +86,26 @@ class LogWatcher:
                 self._changed.wait(self.interval if timeout is None else timeout)
             return self._generation
 
-    def _run(self) -> None:
+    def _run(self, conninfo: dict[str, Any], channels: list[str]) -> None:
         pause = RECONNECT_FIRST
         while not self._stop.is_set():
             try:
-                self._listen_until_stopped()
+                self._listen_until_stopped(conninfo, channels)
                 pause = RECONNECT_FIRST
             except psycopg.Error as error:
-                self.listening.clear()
                 log.warning("LISTEN connection lost (%s); again in %.1f s", error, pause)
                 self.wake()  # whatever was missed, the waiters look for themselves
                 self._stop.wait(pause)
                 pause = min(RECONNECT_MOST, pause * 2)
 
-    def _listen_until_stopped(self) -> None:
-        assert self._listen is not None
-        with psycopg.connect(**self._listen, autocommit=True) as conn:
-            for channel in self._channels:
+    def _listen_until_stopped(self, conninfo: dict[str, Any], channels: list[str]) -> None:
+        with psycopg.connect(**conninfo, autocommit=True) as conn:
+            for channel in channels:
                 conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
-            self.listening.set()
+            with self._changed:
+                self._up += 1
+                if self._up >= len(self._listens):
+                    self.listening.set()
             self.wake()  # anything saved before the LISTEN took effect
             while not self._stop.is_set():
                 for _ in conn.notifies(timeout=0.5, stop_after=1):

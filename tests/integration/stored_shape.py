@@ -24,8 +24,8 @@ from uuid import UUID
 
 import eventsourcing.domain
 
+import application.games
 import application.service
-import domain.game
 from application.service import GameLedger
 from tests.helpers import Table
 
@@ -46,7 +46,7 @@ def pinned() -> Iterator[None]:
     times = (start + timedelta(seconds=n) for n in itertools.count())
     tokens = (f"token-{n}" for n in itertools.count())
     with (
-        mock.patch.object(domain.game, "uuid4", lambda: next(ids)),
+        mock.patch.object(application.games, "new_game_id", lambda _shard: next(ids)),
         mock.patch.object(eventsourcing.domain, "datetime_now_with_tzinfo", lambda: next(times)),
         mock.patch.object(application.service, "new_token", lambda: next(tokens)),
     ):
