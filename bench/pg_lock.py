@@ -20,7 +20,9 @@ number of writers. Measured on a database made for the run (dropped after it):
 
 * **shards** — the most writers again on event stores of 2 and 4 parts (``--shards``;
   docs/operations.md, "Shards"), each part with its own table and lock, games spread over the
-  parts (each shard count on a database of its own, made for the run).
+  parts (each shard count on a database of its own, made for the run); and pgbench's locked
+  inserts spread over as many tables, each with its own lock: the lock's ceiling with that many
+  parts, with no Python in the way.
 
 Rounds alternate the cases; each case reports its median (best in the JSON line), the ratio to
 pgbench's plain rate of the same run, and how many backends were waiting on a lock (sampled
@@ -183,10 +185,13 @@ class Writers:
         return saves, events
 
     def close(self) -> None:
-        """Stop every writer this object started."""
+        """Stop every writer this object started, and wait for them (their connections
+        closed)."""
         for pipe, process in zip(self.pipes, self.processes, strict=True):
             if process.is_alive():
                 pipe.send(None)
+        for process in self.processes:
+            process.join(timeout=30)
         for process in self.processes:
             process.join(timeout=30)
             if process.is_alive():
@@ -248,6 +253,24 @@ def event_shape(dbname: str, after_version: int) -> tuple[str, int]:
         ).fetchone()
     assert row is not None and size is not None
     return str(row[0]), round(float(size[0]))
+
+
+def sharded_ddl(tables: int) -> str:
+    """Tables made like the bench table, for the locked inserts spread over ``tables``."""
+    return "".join(DDL.replace(BENCH_TABLE, f"{BENCH_TABLE}_{n}") for n in range(1, tables + 1))
+
+
+def sharded_locked_script(folder: Path, locked: str, tables: int) -> Path:
+    """The locked inserts, each transaction into one of ``tables`` tables drawn at random:
+    the table lock's ceiling when the event store is in that many parts (no Python)."""
+    lines = [f"\\set t random(1, {tables})"]
+    for n in range(1, tables + 1):
+        lines.append(("\\if" if n == 1 else "\\elif") + f" :t = {n}")
+        lines.append(locked.replace(BENCH_TABLE, f"{BENCH_TABLE}_{n}").rstrip("\n"))
+    lines.append("\\endif")
+    path = folder / f"locked_{tables}.sql"
+    path.write_text("\n".join(lines) + "\n")
+    return path
 
 
 def pgbench_scripts(folder: Path, topic: str, size: int, rows: int) -> dict[str, Path]:
@@ -338,6 +361,7 @@ def main() -> None:
     move_games = args.move_games if args.save == "moves" else 0
     most = max(args.writers)
     cases = ["pgbench plain", "pgbench with the lock", *[f"{n} writers" for n in args.writers]]
+    cases += [f"pgbench with the lock, {n} tables" for n in args.shards]
     cases += [f"{most} writers, {n} shards" for n in args.shards]
     rates: dict[str, list[Rate]] = {case: [] for case in cases}
     with ExitStack() as stack:
@@ -345,26 +369,36 @@ def main() -> None:
         tmp = stack.enter_context(tempfile.TemporaryDirectory())
         writers = Writers(most, dbname, args.save, scripts)
         stack.callback(writers.close)
-        pools: dict[int, tuple[str, Writers]] = {1: (dbname, writers)}
-        for shards in args.shards:
-            database = stack.enter_context(temporary_database(f"bench_lock_{shards}"))
-            pool = Writers(most, database, args.save, scripts, shards)
-            stack.callback(pool.close)
-            pools[shards] = (database, pool)
+        # The stores in parts, each on its database; its writers are started for each
+        # measurement and stopped after it (all at once would hold too many connections).
+        databases = {
+            shards: stack.enter_context(temporary_database(f"bench_lock_{shards}"))
+            for shards in args.shards
+        }
         # Some saves of the kind measured, to size pgbench's rows like them.
         saves, events = writers.run(1, 1.0, move_games)
         rows = max(1, round(events / saves))
         topic, size = event_shape(dbname, scripts[0].start_version if scripts else 0)
         with connect(dbname) as conn:
             conn.execute(DDL)
+            if args.shards:
+                conn.execute(sharded_ddl(max(args.shards)))
         scripts_sql = pgbench_scripts(Path(tmp), topic, size, rows)
+        for tables in args.shards:
+            locked = scripts_sql["locked"].read_text()
+            scripts_sql[f"locked {tables}"] = sharded_locked_script(Path(tmp), locked, tables)
         for round_number in range(args.rounds):
             for case in cases:
-                shards = int(case.split()[2]) if "shards" in case else 1
-                database, pool = pools[shards]
+                shards = int(case.split()[2]) if case.endswith(" shards") else 1
+                database = databases.get(shards, dbname)
+                pool = (
+                    writers if shards == 1 else Writers(most, database, args.save, scripts, shards)
+                )
                 with LockSampler(database) as sampler:
                     if case.startswith("pgbench"):
-                        kind = "plain" if case == "pgbench plain" else "locked"
+                        kind = {"pgbench plain": "plain", "pgbench with the lock": "locked"}.get(
+                            case, f"locked {case.split()[-2]}"
+                        )
                         tps = pgbench(
                             dbname, scripts_sql[kind], args.pgbench_clients, args.duration
                         )
@@ -373,6 +407,8 @@ def main() -> None:
                         count = int(case.split()[0])
                         saves, events = pool.run(count, args.duration, move_games)
                         rate = Rate(saves / args.duration, events / args.duration, 0.0)
+                if pool is not writers:
+                    pool.close()
                 rates[case].append(
                     Rate(rate.saves_per_s, rate.events_per_s, round(sampler.mean, 2))
                 )
