@@ -37,6 +37,13 @@ def default_data_dir() -> Path:
     return Path(platformdirs.user_data_dir("gameledger", appauthor=False))
 
 
+def _yes_no(value: str, name: str) -> bool:
+    """A yes/no setting."""
+    if value.lower() not in ("yes", "no"):
+        raise ConfigurationError(f"{name} must be yes or no.")
+    return value.lower() == "yes"
+
+
 def _shard_database(env: Mapping[str, str], shard: int, main: PostgresSettings) -> PostgresSettings:
     """Part ``shard``'s database: ``GAMELEDGER_SHARD_<n>_POSTGRES_HOST``, ``_PORT``,
     ``_DBNAME``, ``_USER``, ``_PASSWORD``, ``_LISTEN_HOST`` and ``_LISTEN_PORT``, each
@@ -98,6 +105,9 @@ class PostgresSettings:
     listen_port: int = 0
     application_name: str = "gameledger"
     """How the process's connections are named in ``pg_stat_activity``."""
+    prepared: bool = True
+    """Whether statements are prepared on the server (faster); ``False`` for a
+    transaction-pooling PgBouncer older than 1.21 (docs/operations.md, "PgBouncer")."""
 
     def conninfo(self) -> dict[str, Any]:
         """psycopg's connection arguments."""
@@ -187,6 +197,7 @@ class Settings:
                 listen_host=get("POSTGRES_LISTEN_HOST", ""),
                 listen_port=int(get("POSTGRES_LISTEN_PORT", "0")),
                 application_name=get("POSTGRES_APPLICATION_NAME", defaults.application_name),
+                prepared=_yes_no(get("POSTGRES_PREPARED", "yes"), "GAMELEDGER_POSTGRES_PREPARED"),
             )
             follow_interval = float(get("FOLLOW_INTERVAL", "0.05"))
             game_cache_mb = float(get("GAME_CACHE_MB", "64"))

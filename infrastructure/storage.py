@@ -21,7 +21,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 from uuid import UUID
 
 from eventsourcing.persistence import AggregateRecorder, ApplicationRecorder, StoredEvent
@@ -32,7 +32,7 @@ from eventsourcing.sqlite import (
     SQLiteApplicationRecorder,
     SQLiteDatastore,
 )
-from psycopg import Connection
+from psycopg import Connection, Cursor
 from psycopg.rows import DictRow, dict_row
 
 from application.shards import store_name
@@ -159,9 +159,10 @@ class PooledDatastore(PostgresDatastore):
             lock_timeout=pg.lock_timeout,
             schema=pg.schema,
         )
+        unprepared = {} if pg.prepared else {"cursor_factory": UnpreparedCursor}
         self.pool = ConnectionPool(
             connection_class=Connection[DictRow],
-            kwargs={**pg.conninfo(), "row_factory": dict_row},
+            kwargs={**pg.conninfo(), "row_factory": dict_row, **unprepared},
             min_size=pg.pool_size,
             max_size=pg.pool_size + pg.max_overflow,
             open=False,
@@ -171,6 +172,24 @@ class PooledDatastore(PostgresDatastore):
             reconnect_timeout=pg.pool_timeout,
             name="gameledger",
         )
+
+
+class UnpreparedCursor(Cursor[DictRow]):
+    """A cursor that never prepares a statement on the server, even when asked to (the
+    event-store library asks for some): a transaction-pooling PgBouncer before 1.21 gives each
+    transaction whatever server connection is free, where a prepared statement is unknown or
+    already taken (``GAMELEDGER_POSTGRES_PREPARED=no``; docs/operations.md, "PgBouncer")."""
+
+    def execute(
+        self,
+        query: Any,
+        params: Any = None,
+        *,
+        prepare: bool | None = None,
+        binary: bool | None = None,
+    ) -> Self:
+        """The statement, never prepared."""
+        return super().execute(query, params, prepare=False, binary=binary)
 
 
 def _configure(
