@@ -56,8 +56,9 @@ def create_app(services: Services | None = None, *, follow: bool | None = None) 
         app,
         resources={r"/api/*": {"origins": services.settings.cors_origins}},
         expose_headers=["ETag", "Location"],
-        allow_headers=["Authorization", "Content-Type", "If-Match"],
+        allow_headers=["Authorization", "Content-Type", "If-Match", "If-None-Match"],
         methods=["GET", "POST", "OPTIONS"],
+        always_send=False,  # CORS headers answer a browser's Origin, not every request
     )
     app.add_url_rule("/api/v1/health", "health", lambda: _health(services))
     app.add_url_rule(f"{SWAGGER_ASSETS}/<path:filename>", "swagger_assets", _swagger_asset)
@@ -86,8 +87,13 @@ def _swagger_asset(filename: str) -> Response:
 
 
 def _vary_on_authorization(response: Response) -> Response:
-    """Views depend on who asks: caches must key on the token too."""
-    response.vary.add("Authorization")
+    """Views depend on who asks: caches must key on the token too. (The header is written
+    as text: parsing it into a set on every answer cost more than the rest of the hook.)"""
+    vary = response.headers.get("Vary")
+    if not vary:
+        response.headers["Vary"] = "Authorization"
+    elif "authorization" not in vary.lower():
+        response.headers["Vary"] = f"{vary}, Authorization"
     return response
 
 

@@ -76,30 +76,50 @@ class Games:
     @contextmanager
     def reading(self, game_id: UUID) -> Iterator[Game]:
         """The game as the store has it now, to read under its lock (never to change)."""
-        with self.cache.locked(game_id):
-            yield self._latest(game_id).game
+        with self.viewing(game_id) as kept:
+            yield kept.game
 
     @contextmanager
     def viewing(self, game_id: UUID) -> Iterator[Kept]:
         """The game as the store has it now with what the process keeps of it (its views
-        already serialised), to read under its lock."""
-        with self.cache.locked(game_id):
-            yield self._latest(game_id)
-
-    def _latest(self, game_id: UUID) -> Kept:
-        """The kept game, known to be the store's latest (the caller holds its lock): as it
-        is while the store's change token has not changed since it was last known so, else
-        brought up to date (or loaded). The token is read before the store is: a commit in
-        between only makes the next read look again."""
+        already serialised), to read under its lock. The store is asked for what came after
+        the kept game *before* the lock is taken, so that readers of one game wait for each
+        other only while they read it, not while the store answers."""
         store = self.store_of(game_id)
         token = store.change_token()
+        kept = self.cache.entry(game_id)
+        newer: list[Game.Event] | None = None
+        seen = 0
+        if kept is not None and (token is None or kept.synced != token):
+            seen = kept.game.version
+            newer = store.events_after(game_id, seen)
+        with self.cache.locked(game_id):
+            yield self._latest(store, game_id, token, seen, newer)
+
+    def _latest(
+        self,
+        store: GameStore,
+        game_id: UUID,
+        token: object,
+        seen: int,
+        newer: list[Game.Event] | None,
+    ) -> Kept:
+        """The kept game, known to be the store's latest (the caller holds its lock): as it
+        is while the store's change token has not changed since it was last known so; else
+        moved on by ``newer``, the events the store held after version ``seen`` (read before
+        the lock), when it is still at ``seen``; else brought up to date (or loaded). The
+        token is read before the store is: a commit in between only makes the next read look
+        again."""
         kept = self.cache.entry(game_id)
         if kept is None:
             return self.cache.put(store.load(game_id), measure=True, synced=token)
         if token is not None and kept.synced == token:
             return kept
         version = kept.game.version
-        game = store.catch_up(kept.game)
+        if newer is not None and version == seen:
+            game = store.advance(kept.game, newer)
+        else:
+            game = store.catch_up(kept.game)
         if game is kept.game and game.version == version:
             kept.synced = token
             return kept

@@ -152,9 +152,18 @@ class GameStore(Application[UUID]):
     def catch_up(self, game: Game) -> Game:
         """``game`` brought up to date with the events stored after its version, in place;
         or, when one of them needs the whole line of play, the game loaded again."""
+        return self.advance(game, self.events_after(game.id, game.version))
+
+    def events_after(self, game_id: UUID, version: int) -> list[Game.Event]:
+        """The game's events stored after ``version``."""
+        return [cast(Game.Event, stored) for stored in self.events.get(game_id, gt=version)]
+
+    def advance(self, game: Game, events: list[Game.Event]) -> Game:
+        """``game`` moved on by ``events`` (the ones after its version), in place; or, when
+        one of them needs the whole line of play, the game loaded again."""
         try:
-            for stored in self.events.get(game.id, gt=game.version):
-                cast(Game.Event, stored).mutate(game)
+            for stored in events:
+                stored.mutate(game)
         except LineNeeded:
             return self.load(game.id)
         return game
