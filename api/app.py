@@ -64,6 +64,9 @@ def create_app(services: Services | None = None, *, follow: bool | None = None) 
     app.add_url_rule(f"{SWAGGER_ASSETS}/<path:filename>", "swagger_assets", _swagger_asset)
     app.add_url_rule("/", "root", lambda: redirect("/api/v1/docs"))
     app.after_request(_vary_on_authorization)
+    # The watcher tells this process when the store or the games list has changed (on
+    # PostgreSQL, one LISTEN connection; docs/operations.md, "Connections").
+    services.watcher.start()
     if services.settings.embedded_projections if follow is None else follow:
         services.start_following()
     return app

@@ -80,13 +80,15 @@ class Games:
             yield kept.game
 
     @contextmanager
-    def viewing(self, game_id: UUID) -> Iterator[Kept]:
+    def viewing(self, game_id: UUID, *, may_lag: bool = False) -> Iterator[Kept]:
         """The game as the store has it now with what the process keeps of it (its views
         already serialised), to read under its lock. The store is asked for what came after
         the kept game *before* the lock is taken, so that readers of one game wait for each
-        other only while they read it, not while the store answers."""
+        other only while they read it, not while the store answers. ``may_lag``: a
+        spectator's read, which may trail another process's commit by the moment its
+        notification takes to arrive (PostgreSQL; docs/api.md, "Consistency")."""
         store = self.store_of(game_id)
-        token = store.change_token()
+        token = store.change_token(may_lag=may_lag)
         kept = self.cache.entry(game_id)
         newer: list[Game.Event] | None = None
         seen = 0

@@ -380,7 +380,7 @@ class GameLedger:
         """:meth:`view` serialised, with the version it shows. The view of the game as it is
         is serialised once per viewer and version and kept with the game (docs/api.md,
         "Conditional requests"); a view at an older version is made each time."""
-        with self.games.viewing(game_id) as kept:
+        with self.games.viewing(game_id, may_lag=not token) as kept:
             latest = kept.game
             viewer = _viewer(latest, token)
             if version is None or version == latest.version:

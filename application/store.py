@@ -50,6 +50,11 @@ class EventStorage:
     snapshots: AggregateRecorder
     change_token: Callable[[], object] | None = None
     by_topic: EventsByTopic | None = None
+    notified_token: Callable[[], object] | None = None
+    """Where the store has no exact change token (PostgreSQL): one that changes whenever the
+    process is notified of a commit (LISTEN/NOTIFY). It may lag a commit by the moment the
+    notification takes to arrive, so only reads that may lag use it (docs/api.md,
+    "Consistency")."""
 
 
 class EventsByTopic(Protocol):
@@ -116,11 +121,16 @@ class GameStore(Application[UUID]):
         ]
         return found[:limit]
 
-    def change_token(self) -> object:
-        """The store's change token now (``None``: the store has none, ask it each time)."""
-        if self._storage is None or self._storage.change_token is None:
+    def change_token(self, *, may_lag: bool = False) -> object:
+        """The store's change token now (``None``: the store has none, ask it each time); with
+        ``may_lag``, a notified token where there is no exact one."""
+        if self._storage is None:
             return None
-        return self._storage.change_token()
+        exact = self._storage.change_token
+        if exact is not None:
+            return exact()
+        notified = self._storage.notified_token
+        return notified() if may_lag and notified is not None else None
 
     def load(self, game_id: UUID, version: int | None = None, *, whole_line: bool = False) -> Game:
         """The game now or at ``version``: from the snapshot before it and the events after,

@@ -14,7 +14,7 @@ import psycopg
 from eventsourcing.persistence import PersistenceError
 
 from application.projections.following import FollowingProjection
-from application.projections.games_list import GamesListProjection, GamesListView
+from application.projections.games_list import GamesListProjection, GamesListView, ListPages
 from application.projections.turns import TurnsProjection, TurnsView
 from application.records import RecordStore
 from application.service import GameLedger
@@ -47,6 +47,7 @@ class Services:
     app: GameLedger
     watcher: LogWatcher
     records: RecordStore
+    list_pages: ListPages
     read_models: dict[str, ReadModel] = field(default_factory=dict)
 
     @property
@@ -188,6 +189,9 @@ def listens(storage: Storage) -> list[tuple[dict[str, Any], list[str]]]:
         database = storage.settings.shard_database(shard)
         entry = found.setdefault(database.server(), (database.listen_conninfo(), []))
         entry[1].append(recorders.events_table)
+    main = storage.settings.postgres
+    entry = found.setdefault(main.server(), (main.listen_conninfo(), []))
+    entry[1].append(storage.read_model("games_list").channel)
     return list(found.values())
 
 
@@ -207,6 +211,7 @@ def build_services(settings: Settings | None = None, *, create: bool = True) -> 
     except BaseException:
         storage.close()
         raise
+    watcher = LogWatcher(interval=settings.follow_interval, listens=listens(storage))
     app = GameLedger(
         [
             GameStore(
@@ -215,6 +220,7 @@ def build_services(settings: Settings | None = None, *, create: bool = True) -> 
                     recorders.snapshots,
                     recorders.change_token,
                     recorders.by_topic,
+                    notified_token(watcher, recorders.channel),
                 ),
                 name=store_name(shard),
             )
@@ -222,17 +228,38 @@ def build_services(settings: Settings | None = None, *, create: bool = True) -> 
         ],
         cache_bytes=int(settings.game_cache_mb * 1024 * 1024),
     )
-    watcher = LogWatcher(interval=settings.follow_interval, listens=listens(storage))
+    views = {name: storage.read_model(name) for name in READ_MODELS}
     services = Services(
         settings=settings,
         storage=storage,
         app=app,
         watcher=watcher,
         records=storage.record_store(),
+        list_pages=ListPages(views["games_list"], list_changes(storage, watcher, views)),
     )
-    for name in READ_MODELS:
-        view = storage.read_model(name)
+    for name, view in views.items():
         projection = _PROJECTIONS[name](app, projection_cache_bytes(settings))(view)
         follower = LogFollower(app.stores, projection, watcher)
         services.read_models[name] = ReadModel(view, projection, follower)
     return services
+
+
+def notified_token(watcher: LogWatcher, channel: str) -> Callable[[], object] | None:
+    """A part's notified change token on PostgreSQL (its channel's, from the watcher)."""
+    if not channel:
+        return None
+    return lambda: watcher.token(channel)
+
+
+def list_changes(
+    storage: Storage, watcher: LogWatcher, views: dict[str, Any]
+) -> Callable[[], object]:
+    """The games list's change token (:class:`application.projections.games_list.ListPages`):
+    SQLite's ``data_version`` of its file; on PostgreSQL the NOTIFYs of its follower, which
+    the process's watcher listens to; none in memory."""
+    if storage.kind == "sqlite":
+        return storage.data_version("games_list")
+    if storage.kind == "postgres":
+        channel = views["games_list"].channel
+        return lambda: watcher.token(channel)
+    return lambda: None

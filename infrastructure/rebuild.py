@@ -113,6 +113,8 @@ def _swap(storage: Storage, live: Any, shadow: Any) -> None:
                 )
             for statement in live.index_ddl():
                 curs.execute(statement)
+            # Answers a process keeps from the old rows are out of date now.
+            curs.execute(sql.SQL("NOTIFY {}").format(sql.Identifier(live.channel)))
         return
     with storage.sqlite_connection(live.name) as conn:
         conn.execute("BEGIN IMMEDIATE")

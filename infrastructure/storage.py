@@ -87,6 +87,8 @@ class EventRecorders:
     change_token: Callable[[], object] | None = None
     by_topic: EventsByTopic | None = None
     topic_index: list[Any] = field(default_factory=list)
+    channel: str = ""
+    """The channel a save NOTIFYs (PostgreSQL)."""
     """The statements creating the index ``by_topic`` reads (:mod:`infrastructure.schema`)."""
 
 
@@ -275,6 +277,7 @@ class Storage:
                 snapshots,
                 by_topic=recorder.select_by_topic,
                 topic_index=recorder.topic_index_ddl(),
+                channel=recorder.channel_name,
             )
         if self.kind == "sqlite":
             part = self.shard_file(shard)
@@ -322,6 +325,12 @@ class Storage:
             return postgres_class[name](self.postgres, suffix)
         sqlite_class = {"games_list": SQLiteGamesListView, "turns": SQLiteTurnsView}
         return sqlite_class[name](self.sqlite(name), suffix)
+
+    def data_version(self, part: str) -> SQLiteDataVersion:
+        """SQLite's change token of one of the store's files (``part`` as in :meth:`sqlite`)."""
+        found = SQLiteDataVersion(str(self.settings.sqlite_file(part)))
+        self._data_versions.append(found)
+        return found
 
     def record_store(self) -> Any:
         """Where finished games' records are kept (:mod:`infrastructure.readmodels.records`)."""

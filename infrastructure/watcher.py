@@ -47,6 +47,10 @@ class LogWatcher:
         self.listening = threading.Event()
         """Set once every LISTEN connection has been up (PostgreSQL)."""
         self._up = 0
+        self._channels: dict[str, int] = {}
+        """Per channel: how many notifications it has had since its connection came up."""
+        self._live: dict[str, object] = {}
+        """Per channel: the connection (a token) LISTENing to it now; absent while down."""
 
     @property
     def generation(self) -> int:
@@ -71,6 +75,15 @@ class LogWatcher:
         for thread in self._threads:
             thread.join(timeout=10)
         self._threads = []
+
+    def token(self, channel: str) -> object:
+        """A value that changes whenever ``channel`` is notified (a commit that NOTIFYs it)
+        or its LISTEN connection is made anew; ``None`` while it is not listened to (then
+        nothing can be known without asking the database)."""
+        live = self._live.get(channel)
+        if live is None:
+            return None
+        return (live, self._channels.get(channel, 0))
 
     def wake(self) -> None:
         """The log may have grown (a save of this process, a notification)."""
@@ -99,14 +112,26 @@ class LogWatcher:
                 pause = min(RECONNECT_MOST, pause * 2)
 
     def _listen_until_stopped(self, conninfo: dict[str, Any], channels: list[str]) -> None:
-        with psycopg.connect(**conninfo, autocommit=True) as conn:
-            for channel in channels:
-                conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
+        epoch = object()
+        try:
+            with psycopg.connect(**conninfo, autocommit=True) as conn:
+                for channel in channels:
+                    conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
+                with self._changed:
+                    self._up += 1
+                    if self._up >= len(self._listens):
+                        self.listening.set()
+                    for channel in channels:
+                        self._live[channel] = epoch
+                self.wake()  # anything saved before the LISTEN took effect
+                while not self._stop.is_set():
+                    for notice in conn.notifies(timeout=0.5, stop_after=1):
+                        with self._changed:
+                            name = notice.channel
+                            self._channels[name] = self._channels.get(name, 0) + 1
+                        self.wake()
+        finally:
             with self._changed:
-                self._up += 1
-                if self._up >= len(self._listens):
-                    self.listening.set()
-            self.wake()  # anything saved before the LISTEN took effect
-            while not self._stop.is_set():
-                for _ in conn.notifies(timeout=0.5, stop_after=1):
-                    self.wake()
+                for channel in channels:
+                    if self._live.get(channel) is epoch:
+                        del self._live[channel]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
 from werkzeug.wrappers import Response
 
 from api import problems, schemas
@@ -19,7 +18,6 @@ from api.resources.common import (
     with_etag,
 )
 from application.contract import ledger_event_schemas
-from application.projections.games_list import games_page
 
 blp = Blueprint(
     "games", __name__, url_prefix=PREFIX, description="Kinds of game, the games list, a game"
@@ -52,16 +50,9 @@ def get_game_schemas(name: str) -> dict[str, Any]:
 def list_games(query: dict[str, Any]) -> Response:
     """The games list (read model): newest activity first, filtered by status or game; a
     page at a time (``next_cursor`` gives the next page's ``cursor``)."""
-    page = games_page(
-        services().games_list,
-        status=query["status"],
-        game=query["game"],
-        limit=query["limit"],
-        cursor=query["cursor"],
+    body = services().list_pages.page(
+        status=query["status"], game=query["game"], limit=query["limit"], cursor=query["cursor"]
     )
-    items = ",".join(page.documents)
-    tail = orjson.dumps({"next_cursor": page.next_cursor, "limit": query["limit"]})
-    body = b'{"items":[' + items.encode() + b"]," + tail[1:]
     return Response(body, mimetype="application/json")
 
 

@@ -14,6 +14,9 @@ skipping rows (docs/api.md, "The games list")."""
 from __future__ import annotations
 
 import base64
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 from uuid import UUID
@@ -171,6 +174,49 @@ def games_page(
     more = len(rows) > limit
     rows = rows[:limit]
     return Page([document for _, document in rows], rows[-1][0].cursor() if more else None)
+
+
+class ListPages:
+    """Pages of the games list as the JSON the API sends, kept until the list changes
+    (docs/api.md, "The games list"): ``changed`` gives a token that changes whenever the
+    read model commits (SQLite's ``data_version`` of its file; on PostgreSQL, the NOTIFY its
+    follower sends with every change), read before the rows are, so a page kept under a token
+    holds every change made before it. Without a token (``None``) nothing is kept."""
+
+    def __init__(self, view: GamesListView, changed: Callable[[], object], keep: int = 256) -> None:
+        self.view = view
+        self.changed = changed
+        self.keep = keep
+        self._pages: OrderedDict[tuple[Any, ...], tuple[object, bytes]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def page(
+        self, *, status: str | None, game: str | None, limit: int, cursor: str | None
+    ) -> bytes:
+        """A page (:func:`games_page`) as JSON: ``items``, ``next_cursor``, ``limit``."""
+        token = self.changed()
+        key = (status, game, limit, cursor)
+        if token is not None:
+            with self._lock:
+                kept = self._pages.get(key)
+                if kept is not None and kept[0] == token:
+                    self._pages.move_to_end(key)
+                    return kept[1]
+        found = games_page(self.view, status=status, game=game, limit=limit, cursor=cursor)
+        body = page_document(found, limit)
+        if token is not None:
+            with self._lock:
+                self._pages[key] = (token, body)
+                self._pages.move_to_end(key)
+                while len(self._pages) > self.keep:
+                    self._pages.popitem(last=False)
+        return body
+
+
+def page_document(page: Page, limit: int) -> bytes:
+    """A page as the JSON the API sends, made from the rows' documents without decoding them."""
+    tail = orjson.dumps({"next_cursor": page.next_cursor, "limit": limit})
+    return b'{"items":[' + ",".join(page.documents).encode() + b"]," + tail[1:]
 
 
 def row_of(game: Game, last_activity: str) -> GameRow:

@@ -73,6 +73,8 @@ class PostgresGamesListView:
             tracking.record_postgres(curs, self.datastore.schema, self.tracking_name, position)
             for row in rows:
                 curs.execute(self._upsert, to_params(row))
+            if rows:
+                tracking.notify_postgres(curs, self.datastore.schema, self.name + self.suffix)
 
     def list_games(
         self, *, status: str | None, game: str | None, limit: int, after: Position | None
@@ -93,6 +95,11 @@ class PostgresGamesListView:
         with self.datastore.transaction(commit=False) as curs:
             curs.execute(SQL("SELECT doc FROM {} ORDER BY game_id").format(self.table))
             return [GameRow.from_json(orjson.loads(r["doc"])) for r in curs.fetchall()]
+
+    @property
+    def channel(self) -> str:
+        """The channel NOTIFYed when the list changes."""
+        return tracking.changed_channel(self.datastore.schema, self.name)
 
     def max_tracking_id(self, application_name: str) -> int | None:
         """The last notification id of ``application_name``'s log applied."""

@@ -86,6 +86,11 @@ class PostgresTurnsView:
             )
             return [TurnRow(**r) for r in curs.fetchall()]
 
+    @property
+    def channel(self) -> str:
+        """The channel NOTIFYed when the turn index is rebuilt."""
+        return tracking.changed_channel(self.datastore.schema, self.name)
+
     def max_tracking_id(self, application_name: str) -> int | None:
         """The last notification id of ``application_name``'s log applied."""
         with self.datastore.transaction(commit=False) as curs:

@@ -90,3 +90,15 @@ def position_sqlite(cursor: Any, table: str, application_name: str) -> int | Non
     )
     row = cursor.fetchone()
     return None if row is None else int(row[0])
+
+
+def changed_channel(schema: str, read_model: str) -> str:
+    """The PostgreSQL channel a read model NOTIFYs, in the transaction that changes its rows:
+    a process that keeps answers made from it knows when they may be out of date
+    (:mod:`infrastructure.watcher`)."""
+    return f"{schema}:{read_model}"[:63]
+
+
+def notify_postgres(cursor: Any, schema: str, read_model: str) -> None:
+    """NOTIFY the read model's channel in the open transaction of ``cursor``."""
+    cursor.execute(SQL("NOTIFY {}").format(Identifier(changed_channel(schema, read_model))))

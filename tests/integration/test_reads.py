@@ -4,6 +4,7 @@ served from storage, the same for every viewer."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import orjson
@@ -73,3 +74,44 @@ def test_a_finished_games_record_is_built_once(services: Services) -> None:
     again = record_document(services.app, services.records, table.game_id)  # a spectator
     assert again == first
     assert running.version < first.version
+
+
+@SQL_STORES
+def test_a_page_of_the_games_list_is_kept_until_the_list_changes(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    services.watcher.start()
+    assert services.storage.kind == "sqlite" or services.watcher.listening.wait(10)
+    first = start_game(services.app, players=2, seed="kept 1")
+    services.catch_up()
+    pages = services.list_pages
+    calls = 0
+    list_games = services.games_list.list_games
+
+    def counted(**kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return list_games(**kwargs)
+
+    monkeypatch.setattr(services.games_list, "list_games", counted)
+    page = orjson.loads(pages.page(status=None, game=None, limit=50, cursor=None))
+    assert [row["id"] for row in page["items"]] == [str(first.game_id)]
+
+    def read_until(check: Any) -> dict[str, Any]:
+        for _ in range(200):  # the follower's NOTIFY reaches the watcher in a moment
+            found: dict[str, Any] = orjson.loads(
+                pages.page(status=None, game=None, limit=50, cursor=None)
+            )
+            if check(found):
+                return found
+            time.sleep(0.01)
+        raise AssertionError("the page never changed")
+
+    before = calls
+    for _ in range(5):
+        assert orjson.loads(pages.page(status=None, game=None, limit=50, cursor=None)) == page
+    assert calls == before  # kept: no query while the list is unchanged
+    second = start_game(services.app, players=2, seed="kept 2")
+    services.catch_up()  # the follower commits: the kept page is out of date
+    page = read_until(lambda p: len(p["items"]) == 2)
+    assert page["items"][0]["id"] == str(second.game_id)

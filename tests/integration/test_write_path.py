@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -171,6 +172,39 @@ def test_on_sqlite_a_read_of_an_unchanged_store_makes_no_query(
         table.step()  # in the other process
         assert second.app.view(table.game_id)["version"] > seen["version"]
         assert reads.count == 1
+    finally:
+        first.close()
+        second.close()
+
+
+@pytest.mark.postgres
+def test_on_postgres_a_spectators_view_follows_notifications(
+    postgres_settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A spectator's view of an unchanged game needs no query once the process LISTENs (it may
+    trail another process's commit by the notification's moment); a seat's view always asks
+    the store, so a player always sees their own move (docs/api.md, "Consistency")."""
+    first, second = two_processes(postgres_settings)
+    try:
+        second.watcher.start()
+        assert second.watcher.listening.wait(10)
+        table = start_game(first.app, players=2)
+        table.step()
+        [store] = second.app.stores
+        seen = second.app.view(table.game_id)
+        reads = CountingReads(store)
+        monkeypatch.setattr(store.recorder, "select_events", reads.counted)
+        for _ in range(5):
+            assert second.app.view(table.game_id) == seen
+        assert reads.count == 0
+        second.app.view(table.game_id, table.tokens[0])
+        assert reads.count == 1  # a seat's view asks
+        table.step()  # in the other process: NOTIFY reaches the second's watcher
+        for _ in range(200):
+            if second.app.view(table.game_id)["version"] > seen["version"]:
+                break
+            time.sleep(0.01)
+        assert second.app.view(table.game_id) == first.app.view(table.game_id)
     finally:
         first.close()
         second.close()
