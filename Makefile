@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed-stamp
 
-.PHONY: setup serve test lint unit bench bench-compare clean
+.PHONY: setup serve test lint unit bench bench-service bench-compare clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,17 @@ bench: setup
 	$(BIN)/python bench/azul_application.py
 	$(BIN)/python bench/carcassonne_engine.py
 	$(BIN)/python bench/risk_engine.py
+
+## The service's benchmarks (needs PostgreSQL; several minutes each; docs/performance.md)
+bench-service: setup
+	$(BIN)/python bench/app_vs_engine.py
+	$(BIN)/python bench/http_compare.py
+	$(BIN)/python bench/pg_lock.py
+	$(BIN)/python bench/connections.py
+	$(BIN)/python bench/memory.py factor
+	$(BIN)/python bench/memory.py rss
+	$(BIN)/python bench/versions.py
+	$(BIN)/python bench/scale.py
 
 ## The engines of a base revision (BASE=rev) and the working tree in one run
 bench-compare: setup
