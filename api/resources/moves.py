@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from werkzeug.wrappers import Response
+
 from api import problems, schemas
 from api.problems import Failure
 from api.requests import Blueprint, expected_version, game_uuid, required_token
@@ -37,7 +39,7 @@ def legal_moves(game_id: str) -> Answer:
         note="and each game's own codes (docs/azul.md, docs/carcassonne.md, docs/risk.md)",
     ),
 )
-def make_move(body: dict[str, Any], game_id: str) -> Answer:
+def make_move(body: dict[str, Any], game_id: str) -> Response:
     """Make a move on the version the client saw (``expected_version`` or If-Match)."""
     done = services().app.play(
         game_uuid(game_id),

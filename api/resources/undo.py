@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from werkzeug.wrappers import Response
+
 from api import problems, schemas
 from api.problems import Failure
 from api.requests import Blueprint, expected_version, game_uuid, required_token
-from api.resources.common import PREFIX, Answer, played_answer, services
+from api.resources.common import PREFIX, played_answer, services
 
 blp = Blueprint("undo", __name__, url_prefix=PREFIX, description="Taking turns back")
 
@@ -27,7 +29,7 @@ _UNDO = (
 @blp.arguments(schemas.UndoRequest())
 @blp.response(200, schemas.PlayedSchema)
 @blp.problems(*_UNDO)
-def request_undo(body: dict[str, Any], game_id: str) -> Answer:
+def request_undo(body: dict[str, Any], game_id: str) -> Response:
     """Ask to take back the last ``turns`` turns of the line of play, the first of them your
     own (docs/audit.md, "Undo"): at once when nobody must consent (undo 'free' and only your
     own turns); else a request that every other seat ('consent'), or under 'free' each other
@@ -42,7 +44,7 @@ def request_undo(body: dict[str, Any], game_id: str) -> Answer:
 @blp.arguments(schemas.UndoAnswer())
 @blp.response(200, schemas.PlayedSchema)
 @blp.problems(*_UNDO)
-def answer_undo(body: dict[str, Any], game_id: str) -> Answer:
+def answer_undo(body: dict[str, Any], game_id: str) -> Response:
     """Accept or refuse the pending undo request."""
     done = services().app.answer_undo(
         game_uuid(game_id), required_token(), body["accept"], expected_version(body)
@@ -54,7 +56,7 @@ def answer_undo(body: dict[str, Any], game_id: str) -> Answer:
 @blp.arguments(schemas.ArbiterUndoRequest())
 @blp.response(200, schemas.PlayedSchema)
 @blp.problems(*_UNDO)
-def arbiter_undo(body: dict[str, Any], game_id: str) -> Answer:
+def arbiter_undo(body: dict[str, Any], game_id: str) -> Response:
     """The arbiter takes the game back to the end of a turn, with a recorded reason."""
     done = services().app.arbiter_undo(
         game_uuid(game_id),
