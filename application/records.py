@@ -102,9 +102,10 @@ def import_record(app: GameLedger, record: Any) -> UUID:
     except IntegrityError:
         raise Conflict("game-exists", f"A game {game_id} already exists in this store.") from None
     game: Game | None = None
-    for stored in events:  # a snapshot every SNAPSHOT_INTERVAL events, as play takes them
+    for stored in events:  # snapshots as play takes them: every 50 events, after each undo
         game = stored.mutate(game)
-        if game is not None and stored.originator_version % SNAPSHOT_INTERVAL == 0:
+        undone = isinstance(stored, Game.TurnsUndone)
+        if game is not None and (undone or stored.originator_version % SNAPSHOT_INTERVAL == 0):
             store.take_game_snapshot(game)
     _check(record, final, app.game_at(game_id, len(events)), "read back from the store")
     return game_id

@@ -181,11 +181,15 @@ class GameStore(Application[UUID]):
     def record(self, game: Game) -> int:
         """Save the game's pending events in one transaction (``IntegrityError`` when another
         save came first); take a snapshot when its version passed a multiple of
-        :data:`SNAPSHOT_INTERVAL`. The number of events saved."""
-        count = len(game.pending_events)
+        :data:`SNAPSHOT_INTERVAL`, or when it was taken back by an undo (a game loaded from an
+        earlier snapshot would have to be replayed from its first event to undo; the snapshot
+        after the undo spares every later load that). The number of events saved."""
+        pending = game.pending_events
+        count = len(pending)
+        undone = any(isinstance(event, Game.TurnsUndone) for event in pending)
         before = game.version - count
         self.save(game)
-        if game.version // SNAPSHOT_INTERVAL > before // SNAPSHOT_INTERVAL:
+        if undone or game.version // SNAPSHOT_INTERVAL > before // SNAPSHOT_INTERVAL:
             self.take_game_snapshot(game)
         return count
 

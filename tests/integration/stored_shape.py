@@ -8,7 +8,12 @@ games, then a Carcassonne game with Bridges, Castles & Bazaars played to its end
 random moves (bridges laid, castles offered and built, bazaar auctions; docs/carcassonne.md).
 The snapshots' were recorded again when snapshots stopped carrying the whole line of play
 (issue 12, part 7), after checking that every event's digest was unchanged; the earlier
-shape of the first snapshot is kept as ``legacy_snapshot``."""
+shape of the first snapshot is kept as ``legacy_snapshot``. Snapshots took their time from
+the events' pinned clock until a snapshot was also taken after every undo (issue 12, part 7):
+from then on they have a time of their own, so that when snapshots are taken never moves an
+event's time. The events' digests were recorded again then, after checking, event by event,
+that the earlier pinning reproduced the earlier digests and that each event's stored state
+is the same but for its time and the hashes covering it."""
 
 from __future__ import annotations
 
@@ -27,6 +32,7 @@ import eventsourcing.domain
 import application.games
 import application.service
 from application.service import GameLedger
+from domain.game import Game
 from tests.helpers import Table
 
 GOLDEN = "stored_shape.json"
@@ -38,9 +44,14 @@ CARCASSONNE_BOT = 22
 bazaar auctions."""
 
 
+SNAPSHOT_TIME = datetime(2025, 12, 31, tzinfo=UTC)
+
+
 @contextmanager
 def pinned() -> Iterator[None]:
-    """Game ids, event times and seat tokens made from counters, not chance or the clock."""
+    """Game ids, event times and seat tokens made from counters, not chance or the clock;
+    snapshots all at one time, so that when and how often snapshots are taken never moves an
+    event's time."""
     ids = (UUID(int=n) for n in itertools.count(1))
     start = datetime(2026, 1, 1, tzinfo=UTC)
     times = (start + timedelta(seconds=n) for n in itertools.count())
@@ -48,6 +59,7 @@ def pinned() -> Iterator[None]:
     with (
         mock.patch.object(application.games, "new_game_id", lambda _shard: next(ids)),
         mock.patch.object(eventsourcing.domain, "datetime_now_with_tzinfo", lambda: next(times)),
+        mock.patch.object(Game.Snapshot, "create_timestamp", lambda: SNAPSHOT_TIME),
         mock.patch.object(application.service, "new_token", lambda: next(tokens)),
     ):
         yield

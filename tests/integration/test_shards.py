@@ -19,11 +19,20 @@ from application.errors import NotFound
 from application.shards import shard_of
 from infrastructure.config import ConfigurationError, Settings
 from infrastructure.container import Services, build_services
-from tests.helpers import listed, start_game
+from tests.helpers import Table, listed, start_game
 
 SQL_STORES = pytest.mark.parametrize(
     "store", ["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 )
+
+
+def games_in_every_part(app: Any, parts: int, seed: str) -> list[Table]:
+    """Games made until every part holds some (each part is drawn at random for a game)."""
+    tables: list[Table] = []
+    while len({shard_of(t.game_id) for t in tables}) < parts or len(tables) < 2 * parts:
+        tables.append(start_game(app, players=2, seed=f"{seed} {len(tables)}"))
+        assert len(tables) < 200
+    return tables
 
 
 @pytest.fixture
@@ -41,7 +50,7 @@ def events_per_part(services: Services) -> list[int]:
 def test_games_spread_over_the_parts_and_are_all_found(sharded: Services) -> None:
     app = sharded.app
     assert [store.name for store in app.stores] == ["gameledger", "gameledger_s1", "gameledger_s2"]
-    tables = [start_game(app, players=2, seed=f"part {n}") for n in range(18)]
+    tables = games_in_every_part(app, 3, "part")
     for table in tables:
         table.step()
     parts = {shard_of(table.game_id) for table in tables}
@@ -89,7 +98,7 @@ def test_parts_may_be_added_never_taken_away(settings: Settings) -> None:
     three = build_services(replace(settings, shards=3))
     try:
         assert three.app.view(first.game_id)["moves"] == 1  # still where its id says
-        later = [start_game(three.app, players=2, seed=f"after {n}") for n in range(9)]
+        later = games_in_every_part(three.app, 3, "after")
         assert {shard_of(t.game_id) for t in later} == {0, 1, 2}
     finally:
         three.close()
@@ -121,7 +130,7 @@ def test_a_part_in_another_database(postgres_settings: Settings, other_database:
     services = build_services(settings)
     try:
         services.start_following()
-        tables = [start_game(services.app, players=2, seed=f"far {n}") for n in range(8)]
+        tables = games_in_every_part(services.app, 2, "far")
         assert {shard_of(t.game_id) for t in tables} == {0, 1}
         far = next(t for t in tables if shard_of(t.game_id) == 1)
         far.step()
