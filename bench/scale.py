@@ -381,7 +381,8 @@ def main() -> None:
     print()
     print(
         f"fill of the large store: {large.fill['events']:,} events ({large.fill['games']:,} "
-        f"games) in {large.fill['seconds']:,.0f} s by {workers} processes = "
+        f"games) in {large.fill['seconds']:,.0f} s by {workers} "
+        f"process{'es' if workers > 1 else ''} = "
         f"**{large.fill['events_per_s']:,.0f} events/s**; on disk {disk['large']:,} MB "
         f"(small store {disk['small']:,} MB); fill processes' peak RSS "
         f"{', '.join(f'{m:.0f}' for m in large.fill['worker_peak_rss_mb'])} MB"
