@@ -30,6 +30,8 @@ from eventsourcing.postgres import ConnectionPool, PostgresAggregateRecorder, Po
 from eventsourcing.sqlite import (
     SQLiteAggregateRecorder,
     SQLiteApplicationRecorder,
+    SQLiteConnection,
+    SQLiteConnectionPool,
     SQLiteDatastore,
 )
 from psycopg import Connection, Cursor
@@ -138,6 +140,19 @@ class SQLiteDataVersion:
         """Close the connection."""
         with self._lock:
             self._conn.close()
+
+
+class ReadModelConnections(SQLiteConnectionPool):
+    """The connections of a read model's SQLite file, each with ``synchronous=NORMAL``: in WAL
+    mode a commit then waits for no disk flush. A read model needs no more: its rows and its
+    tracking position commit together, so a commit lost to a power failure is lost whole and
+    its follower applies the same events again (the event store keeps the default, a flush
+    at every commit: the events are the truth)."""
+
+    def _create_connection(self) -> SQLiteConnection:
+        connection = super()._create_connection()
+        connection.cursor().execute("PRAGMA synchronous=NORMAL")
+        return connection
 
 
 class PooledDatastore(PostgresDatastore):
@@ -261,6 +276,8 @@ class Storage:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 name = str(path)
             found = SQLiteDatastore(name, lock_timeout=SQLITE_LOCK_TIMEOUT)
+            if part in READ_MODELS and self.kind == "sqlite":
+                found.pool = ReadModelConnections(db_name=name, lock_timeout=SQLITE_LOCK_TIMEOUT)
             self._sqlite[part] = found
         return found
 

@@ -70,6 +70,7 @@ class PostgresGamesListView:
     def upsert_games(self, rows: list[GameRow], position: Tracking) -> None:
         """Write the rows and the tracking position together (exactly once)."""
         with self.datastore.transaction(commit=True) as curs:
+            tracking.unflushed_postgres(curs)
             tracking.record_postgres(curs, self.datastore.schema, self.tracking_name, position)
             for row in rows:
                 curs.execute(self._upsert, to_params(row))

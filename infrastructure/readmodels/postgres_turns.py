@@ -64,6 +64,7 @@ class PostgresTurnsView:
             "AND undone_at IS NULL"
         ).format(self.table)
         with self.datastore.transaction(commit=True) as curs:
+            tracking.unflushed_postgres(curs)
             tracking.record_postgres(curs, self.datastore.schema, self.tracking_name, position)
             for game_id, to_version, at in undone:
                 curs.execute(mark, (at, game_id, to_version))

@@ -39,6 +39,14 @@ def sqlite_tracking_ddl(table: str) -> list[str]:
     ]
 
 
+def unflushed_postgres(cursor: Any) -> None:
+    """Commit the open transaction without waiting for the disk (``synchronous_commit`` off for
+    it alone): a read model's rows and its position commit together, so a commit lost to a
+    crash is lost whole and the follower applies the same events again. The event store's own
+    commits keep the server's setting: the events are the truth."""
+    cursor.execute(b"SET LOCAL synchronous_commit = off")
+
+
 def record_postgres(cursor: Any, schema: str, table: str, tracking: Tracking) -> None:
     """Record ``tracking`` in the open transaction of ``cursor``; raise ``IntegrityError``
     when the log's recorded position is already at or past it."""
