@@ -10,6 +10,11 @@ The same seeded random Azul games (4 players by default) are played:
   ``legal_moves`` for the seat, one drawn, ``play`` with the version seen — on the in-memory
   store, a SQLite file and PostgreSQL (a database made for the run and dropped after it).
 
+Beside them, what one durable commit of a 500-byte row costs on each store, measured in the
+same run (an INSERT and its COMMIT on a connection of its own; SQLite in WAL mode with the
+event store's ``synchronous=FULL``, PostgreSQL with the server's ``synchronous_commit``): a
+floor under a move's cost on that store, since a move is saved in one such transaction.
+
 The bot draws from the same ``random.Random`` in the same order on both sides, so both play
 the same games move for move (checked: the move counts must agree). Rounds alternate engine,
 memory, SQLite, PostgreSQL; each round plays fresh games (new ids, the same seeds). Reported:
@@ -25,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -34,7 +40,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pgdb import exit_on_sigterm, service_settings, temporary_database
+from pgdb import connect, exit_on_sigterm, service_settings, temporary_database
 
 from application.service import GameLedger
 from domain.randomness import RandomStream
@@ -100,7 +106,36 @@ def timed_round(
     return time.perf_counter() - started, moves
 
 
-def open_apps(stores: list[str], stack: ExitStack) -> dict[str, GameLedger]:
+COMMITS = 300
+
+
+def commit_cost(store: str, where: Any) -> float:
+    """Seconds per durable commit of one 500-byte row on ``store`` (``where``: the SQLite
+    folder or the PostgreSQL database of the run)."""
+    row = b"x" * 500
+    if store == "sqlite":
+        conn = sqlite3.connect(str(Path(where) / "commit.db"), isolation_level=None)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+        conn.execute("CREATE TABLE IF NOT EXISTS commits (id INTEGER PRIMARY KEY, v BLOB)")
+        started = time.perf_counter()
+        for _ in range(COMMITS):
+            conn.execute("BEGIN")
+            conn.execute("INSERT INTO commits (v) VALUES (?)", (row,))
+            conn.execute("COMMIT")
+        spent = time.perf_counter() - started
+        conn.close()
+        return spent / COMMITS
+    with connect(where) as pg:
+        pg.execute("CREATE TABLE IF NOT EXISTS commits (id bigserial PRIMARY KEY, v bytea)")
+        started = time.perf_counter()
+        for _ in range(COMMITS):
+            with pg.transaction():
+                pg.execute("INSERT INTO commits (v) VALUES (%s)", (row,))
+        return (time.perf_counter() - started) / COMMITS
+
+
+def open_apps(stores: list[str], stack: ExitStack, places: dict[str, Any]) -> dict[str, GameLedger]:
     """A ``GameLedger`` (write side only) on each store, closed with ``stack``."""
     apps: dict[str, GameLedger] = {}
     for store in stores:
@@ -108,11 +143,13 @@ def open_apps(stores: list[str], stack: ExitStack) -> dict[str, GameLedger]:
             settings = Settings(store="memory", embedded_projections=False)
         elif store == "sqlite":
             scratch = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+            places[store] = scratch
             settings = Settings(
                 store="sqlite", sqlite_path=scratch / "bench.db", embedded_projections=False
             )
         else:
-            settings = service_settings(stack.enter_context(temporary_database("bench_app")))
+            places[store] = stack.enter_context(temporary_database("bench_app"))
+            settings = service_settings(places[store])
         services = build_services(settings)
         stack.callback(services.close)
         apps[store] = services.app
@@ -136,8 +173,10 @@ def main() -> None:
     seconds: dict[str, list[float]] = {side: [] for side in sides}
     moves: dict[str, int] = {}
     began = time.perf_counter()
+    commits: dict[str, list[float]] = {}
     with ExitStack() as stack:
-        apps = open_apps(stores, stack)
+        places: dict[str, Any] = {}
+        apps = open_apps(stores, stack, places)
         for side in stores:  # warm: tables made, code paths imported
             application_game(apps[side], args.players, 10_000)
         for round_number in range(args.rounds):
@@ -145,6 +184,8 @@ def main() -> None:
                 spent, count = timed_round(side, apps, args.games, args.players, args.engine_repeat)
                 seconds[side].append(spent)
                 moves[side] = count
+            for store, where in places.items():
+                commits.setdefault(store, []).append(commit_cost(store, where))
             print(f"round {round_number + 1} of {args.rounds} done", file=sys.stderr)
     if len(set(moves.values())) != 1:
         raise SystemExit(f"the sides did not play the same games: moves {moves}")
@@ -174,6 +215,17 @@ def main() -> None:
             "us_per_move_best": round(best / total_moves * 1e6, 2),
             "ratio_to_engine": round(ratio, 2),
             "rounds_s": [round(s, 4) for s in seconds[side]],
+        }
+    engine_move = engine_best / total_moves
+    for store, measured in commits.items():
+        best = min(measured)
+        print(
+            f"| a durable commit alone, {store} | — | — | {best * 1e6:,.0f} | "
+            f"**{best / engine_move:.1f}x** (a floor under a move on {store}) |"
+        )
+        summary[f"commit_{store}"] = {
+            "us_best": round(best * 1e6, 1),
+            "ratio_to_engine_move": round(best / engine_move, 2),
         }
     print(
         json.dumps(
