@@ -32,6 +32,19 @@ from psycopg.rows import DictRow
 from psycopg.sql import SQL, Composable, Identifier
 
 
+def stored_events(rows: list[DictRow]) -> list[StoredEvent]:
+    """Rows of the events table as the library's stored events."""
+    return [
+        StoredEvent(
+            originator_id=row["originator_id"],
+            originator_version=row["originator_version"],
+            topic=row["topic"],
+            state=bytes(row["state"]),
+        )
+        for row in rows
+    ]
+
+
 def rendered(statement: Composable) -> bytes:
     """A composed statement as the bytes psycopg sends (identifiers quoted once)."""
     return statement.as_string().encode()
@@ -81,15 +94,7 @@ class RenderedPostgresRecorder(PostgresApplicationRecorder):
         ``limit``, through the topic index."""
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
             curs.execute(self._by_topic, [game_id, list(topics), after, up_to, limit], prepare=True)
-            return [
-                StoredEvent(
-                    originator_id=row["originator_id"],
-                    originator_version=row["originator_version"],
-                    topic=row["topic"],
-                    state=bytes(row["state"]),
-                )
-                for row in curs.fetchall()
-            ]
+            return stored_events(curs.fetchall())
 
     def _notify_channel(self, curs: Cursor[DictRow]) -> None:
         curs.execute(self._notify)
@@ -159,12 +164,4 @@ class RenderedPostgresRecorder(PostgresApplicationRecorder):
         statement = self._select_statement(gt is not None, lte is not None, desc, limit is not None)
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
             curs.execute(statement, params, prepare=True)
-            return [
-                StoredEvent(
-                    originator_id=row["originator_id"],
-                    originator_version=row["originator_version"],
-                    topic=row["topic"],
-                    state=bytes(row["state"]),
-                )
-                for row in curs.fetchall()
-            ]
+            return stored_events(curs.fetchall())
