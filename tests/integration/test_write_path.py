@@ -194,11 +194,14 @@ def test_on_postgres_a_spectators_view_follows_notifications(
         seen = second.app.view(table.game_id)
         reads = CountingReads(store)
         monkeypatch.setattr(store.recorder, "select_events", reads.counted)
-        for _ in range(5):
+        for _ in range(20):
             assert second.app.view(table.game_id) == seen
-        assert reads.count == 0
+        # Without notifications every view would ask; a notification on the channel (it is
+        # named after the table, shared by the other tests' schemas) costs one more look.
+        assert reads.count <= 2
+        before = reads.count
         second.app.view(table.game_id, table.tokens[0])
-        assert reads.count == 1  # a seat's view asks
+        assert reads.count == before + 1  # a seat's view always asks
         table.step()  # in the other process: NOTIFY reaches the second's watcher
         for _ in range(200):
             if second.app.view(table.game_id)["version"] > seen["version"]:
