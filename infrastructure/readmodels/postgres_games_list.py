@@ -22,7 +22,7 @@ _VALUES = ", ".join("%(" + c.strip() + ")s" for c in COLUMNS.split(","))
 _UPDATES = ", ".join(f"{c.strip()} = EXCLUDED.{c.strip()}" for c in COLUMNS.split(",")[1:])
 
 
-class PostgresGamesListView:
+class PostgresGamesListView(tracking.PostgresTracked):
     """Rows and the tracking position written in one PostgreSQL transaction. ``suffix`` names
     a table set built beside the live one (a rebuild's, :mod:`infrastructure.rebuild`)."""
 
@@ -96,15 +96,3 @@ class PostgresGamesListView:
         with self.datastore.transaction(commit=False) as curs:
             curs.execute(SQL("SELECT doc FROM {} ORDER BY game_id").format(self.table))
             return [GameRow.from_json(orjson.loads(r["doc"])) for r in curs.fetchall()]
-
-    @property
-    def channel(self) -> str:
-        """The channel NOTIFYed when the list changes."""
-        return tracking.changed_channel(self.datastore.schema, self.name)
-
-    def max_tracking_id(self, application_name: str) -> int | None:
-        """The last notification id of ``application_name``'s log applied."""
-        with self.datastore.transaction(commit=False) as curs:
-            return tracking.position_postgres(
-                curs, self.datastore.schema, self.tracking_name, application_name
-            )

@@ -12,7 +12,7 @@ from infrastructure.readmodels import tracking
 _COLUMNS = "game_id, turn, seat, first_version, last_version, notation, summary, undone_at"
 
 
-class PostgresTurnsView:
+class PostgresTurnsView(tracking.PostgresTracked):
     """Turn rows and the tracking position written in one PostgreSQL transaction. ``suffix``
     names a table set built beside the live one (a rebuild's)."""
 
@@ -86,15 +86,3 @@ class PostgresTurnsView:
                 (game_id, after, limit),
             )
             return [TurnRow(**r) for r in curs.fetchall()]
-
-    @property
-    def channel(self) -> str:
-        """The channel NOTIFYed when the turn index is rebuilt."""
-        return tracking.changed_channel(self.datastore.schema, self.name)
-
-    def max_tracking_id(self, application_name: str) -> int | None:
-        """The last notification id of ``application_name``'s log applied."""
-        with self.datastore.transaction(commit=False) as curs:
-            return tracking.position_postgres(
-                curs, self.datastore.schema, self.tracking_name, application_name
-            )

@@ -20,7 +20,7 @@ from infrastructure.readmodels.rows import (
 _VALUES = ", ".join(":" + c.strip() for c in COLUMNS.split(","))
 
 
-class SQLiteGamesListView:
+class SQLiteGamesListView(tracking.SQLiteTracked):
     """Rows and the tracking position written in one SQLite transaction. ``suffix`` names a
     table set built beside the live one (a rebuild's, :mod:`infrastructure.rebuild`)."""
 
@@ -81,8 +81,3 @@ class SQLiteGamesListView:
         with self.datastore.transaction(commit=False) as c:
             c.execute(f"SELECT doc FROM {self.table} ORDER BY game_id")
             return [GameRow.from_json(orjson.loads(r[0])) for r in c.fetchall()]
-
-    def max_tracking_id(self, application_name: str) -> int | None:
-        """The last notification id of ``application_name``'s log applied."""
-        with self.datastore.transaction(commit=False) as c:
-            return tracking.position_sqlite(c, self.tracking_name, application_name)

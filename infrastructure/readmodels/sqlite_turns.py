@@ -11,7 +11,7 @@ from infrastructure.readmodels import tracking
 _COLUMNS = "game_id, turn, seat, first_version, last_version, notation, summary, undone_at"
 
 
-class SQLiteTurnsView:
+class SQLiteTurnsView(tracking.SQLiteTracked):
     """Turn rows and the tracking position written in one SQLite transaction. ``suffix``
     names a table set built beside the live one (a rebuild's)."""
 
@@ -76,8 +76,3 @@ class SQLiteTurnsView:
                 (game_id, after, -1 if limit is None else limit),
             )
             return [TurnRow(*tuple(r)) for r in c.fetchall()]
-
-    def max_tracking_id(self, application_name: str) -> int | None:
-        """The last notification id of ``application_name``'s log applied."""
-        with self.datastore.transaction(commit=False) as c:
-            return tracking.position_sqlite(c, self.tracking_name, application_name)

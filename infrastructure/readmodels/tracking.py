@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from eventsourcing.persistence import IntegrityError, Tracking
+from eventsourcing.postgres import PostgresDatastore
+from eventsourcing.sqlite import SQLiteDatastore
 from psycopg.sql import SQL, Composed, Identifier
 
 TRACKING_COLUMNS = "application_name text NOT NULL, notification_id bigint NOT NULL"
@@ -110,3 +112,37 @@ def changed_channel(schema: str, read_model: str) -> str:
 def notify_postgres(cursor: Any, schema: str, read_model: str) -> None:
     """NOTIFY the read model's channel in the open transaction of ``cursor``."""
     cursor.execute(SQL("NOTIFY {}").format(Identifier(changed_channel(schema, read_model))))
+
+
+class PostgresTracked:
+    """What every PostgreSQL read model shares: its position per log and its channel. A
+    subclass sets ``datastore``, ``name`` and ``tracking_name``."""
+
+    datastore: PostgresDatastore
+    name: str
+    tracking_name: str
+
+    @property
+    def channel(self) -> str:
+        """The channel NOTIFYed when the read model changes or is rebuilt."""
+        return changed_channel(self.datastore.schema, self.name)
+
+    def max_tracking_id(self, application_name: str) -> int | None:
+        """The last notification id of ``application_name``'s log applied."""
+        with self.datastore.transaction(commit=False) as curs:
+            return position_postgres(
+                curs, self.datastore.schema, self.tracking_name, application_name
+            )
+
+
+class SQLiteTracked:
+    """What every SQLite read model shares: its position per log. A subclass sets
+    ``datastore`` and ``tracking_name``."""
+
+    datastore: SQLiteDatastore
+    tracking_name: str
+
+    def max_tracking_id(self, application_name: str) -> int | None:
+        """The last notification id of ``application_name``'s log applied."""
+        with self.datastore.transaction(commit=False) as c:
+            return position_sqlite(c, self.tracking_name, application_name)
