@@ -56,7 +56,13 @@ def create_app(services: Services | None = None, *, follow: bool | None = None) 
         app,
         resources={r"/api/*": {"origins": services.settings.cors_origins}},
         expose_headers=["ETag", "Location"],
-        allow_headers=["Authorization", "Content-Type", "If-Match", "If-None-Match"],
+        allow_headers=[
+            "Authorization",
+            "Content-Type",
+            "If-Match",
+            "If-None-Match",
+            "Last-Event-ID",
+        ],
         methods=["GET", "POST", "OPTIONS"],
         always_send=False,  # CORS headers answer a browser's Origin, not every request
     )

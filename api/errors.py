@@ -56,7 +56,10 @@ own (api/gunicorn_conf.py, api/devserver.py)."""
 
 
 _ACRONYMS = {"json": "JSON", "uri": "URI", "http": "HTTP"}
-_TITLES = {"invalid-if-match": "Invalid If-Match"}
+_TITLES = {
+    "invalid-if-match": "Invalid If-Match",
+    "invalid-last-event-id": "Invalid Last-Event-ID",
+}
 
 
 def title_of(code: str) -> str:

@@ -17,9 +17,19 @@ from typing import Any
 from gunicorn import util
 
 from api.errors import PROBLEM, server_problem
+from infrastructure.stream_settings import StreamSettings
+
+REQUEST_THREADS = 4
+"""Threads of a worker for requests other than streams (as many as before streams)."""
 
 worker_class = "gthread"
-threads = 4
+threads = REQUEST_THREADS + StreamSettings.from_env().max_streams
+"""An open stream (docs/api.md, "Live updates") holds one thread while it waits: each worker
+has a thread for each stream it may keep open (``GAMELEDGER_STREAMS_MAX``; one more is a
+503) beside the ones for other requests (docs/operations.md, "Streams")."""
+access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s "%(a)s"'
+"""gunicorn's default without the query string (``%(U)s`` is the path alone) and the
+referrer: a stream's ``?token=`` never reaches the access log (docs/api.md, "Live updates")."""
 limit_request_line = 4094
 limit_request_fields = 100
 limit_request_field_size = 8190

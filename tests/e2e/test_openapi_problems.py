@@ -54,6 +54,10 @@ BLUEPRINTS = {
         ("GET", "/api/v1/games/<game_id>/events"),
         ("GET", "/api/v1/games/<game_id>/record"),
     },
+    "streams": {
+        ("GET", "/api/v1/games/<game_id>/stream"),
+        ("GET", "/api/v1/games/stream"),
+    },
 }
 """Each resource's blueprint (named after its module in api/resources/) and its routes."""
 
@@ -76,6 +80,8 @@ DECLARED = {
     ("post", "/api/v1/games/{game_id}/forks"): BODY | {401, 403, 404, 409},
     ("get", "/api/v1/games/{game_id}/events"): {400, 401, 403, 404},
     ("get", "/api/v1/games/{game_id}/record"): {401, 403, 404},
+    ("get", "/api/v1/games/{game_id}/stream"): {400, 401, 403, 404, 503},
+    ("get", "/api/v1/games/stream"): {400, 503},
 }
 """The problem statuses each operation declares (docs/api.md, "Errors": which and why).
 GET /game-types reads nothing from the request, so it has nothing to refuse."""

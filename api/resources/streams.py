@@ -1,0 +1,231 @@
+"""Live updates (docs/api.md, "Live updates"): a game's events and the games list's changes
+as Server-Sent Events.
+
+``GET /games/{id}/stream`` sends the game's events as its event log shows them to the viewer
+(the same use case and presenter, so the same redaction), each as one message whose ``id`` is
+the event's version, ``event`` its type and ``data`` the event log's item; it resumes after
+``Last-Event-ID`` (or ``?after=``), sends a heartbeat comment when idle, and once the game has
+ended and its last event is sent, an ``end`` message and closes (a resume after the end is
+``204 No Content``, which tells a browser's EventSource to stop reconnecting).
+``GET /games/stream`` sends the games list's rows as they change. The token may come in the
+query (``?token=``) for browsers' EventSource, which cannot set headers."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+from uuid import UUID
+
+from flask import current_app
+from marshmallow import Schema, fields, validate
+from werkzeug.wrappers import Response
+
+from api import problems
+from api.errors import ApiError
+from api.fields import MAX_INTEGER, PLAIN_TEXT, QueryInteger
+from api.problems import Failure
+from api.requests import Blueprint, bearer_token, game_uuid
+from api.resources.common import PREFIX, services
+from api.sse import (
+    EVENT_STREAM,
+    HEARTBEAT,
+    event_stream,
+    message,
+    no_room,
+    opening,
+    streams_of,
+)
+from application.projections.games_list import Position
+from application.service import GameLedger, serialised
+from application.streams import Pace, follow_game, follow_list, stream_finished
+from infrastructure.watcher import LogWatcher
+
+blp = Blueprint("streams", __name__, url_prefix=PREFIX, description="Live updates (SSE)")
+
+_EVENT_ID = re.compile(r"0|[1-9][0-9]{0,15}")
+
+
+class ResumeHeaders(Schema):
+    """The header a browser's EventSource sends when it reconnects."""
+
+    last_event_id = fields.String(
+        data_key="Last-Event-ID",
+        load_default=None,
+        metadata={
+            "description": "The id of the last message received (a browser's EventSource "
+            "sends it when it reconnects): the stream resumes after it, without loss or "
+            "duplicate. It wins over the query's 'after'."
+        },
+    )
+
+
+class GameStreamQuery(Schema):
+    after = QueryInteger(
+        load_default=0,
+        minimum=0,
+        metadata={"description": "Send the events after this version (0: from the first)"},
+    )
+    token = fields.String(
+        load_default=None,
+        validate=[validate.Length(min=1, max=256), PLAIN_TEXT],
+        metadata={
+            "description": "The seat (or arbiter) token, for clients that cannot send "
+            "'Authorization' (EventSource); kept out of the server's access log "
+            "(docs/api.md, 'Live updates')"
+        },
+    )
+
+
+class ListStreamQuery(Schema):
+    after = fields.String(
+        load_default=None,
+        validate=[validate.Length(min=1, max=512), PLAIN_TEXT],
+        metadata={"description": "The id of the last message received (a resume)"},
+    )
+
+
+def _stream_doc(summary: str, example: str) -> dict[str, Any]:
+    """The OpenAPI description of a stream's answer: ``text/event-stream``."""
+    return {
+        "responses": {
+            "200": {
+                "description": summary,
+                "content": {
+                    EVENT_STREAM: {
+                        "schema": {"type": "string", "description": "Server-Sent Events"},
+                        "example": example,
+                    }
+                },
+            },
+        },
+    }
+
+
+GAME_EXAMPLE = (
+    "retry: 3000\n: open\n\n"
+    'id: 1\nevent: Created\ndata: {"version":1,"type":"Created",...}\n\n'
+    ": heartbeat\n\n"
+    'event: end\ndata: {"version":57}\n\n'
+)
+LIST_EXAMPLE = (
+    "retry: 3000\n: open\n\n"
+    'id: WyIyMDI2LTExLTI2VDIwOjAwOjAwKzAwOjAwIiwiMTIzIl0\nevent: game\ndata: {"id":"...",'
+    '"status":"active","version":12,...}\n\n'
+)
+
+
+@blp.route("/games/<game_id>/stream", methods=["GET"])
+@blp.arguments(GameStreamQuery(), location="query")
+@blp.arguments(ResumeHeaders(), location="headers")
+@blp.doc(**_stream_doc("The game's events as Server-Sent Events", GAME_EXAMPLE))
+@blp.response(200)
+@blp.alt_response(204, description="The game has ended and every event was sent: stop")
+@blp.problems(
+    problems.QUERY,
+    Failure(400, "invalid-last-event-id"),
+    problems.VIEWER,
+    problems.GAME,
+    Failure(503, "too-many-streams"),
+)
+def game_stream(query: dict[str, Any], headers: dict[str, Any], game_id: str) -> Response:
+    """The game's events as the viewer may see them, as Server-Sent Events: each message's
+    ``id`` is the event's version, ``event`` its type, ``data`` the event log's item. Resumes
+    after ``Last-Event-ID`` (or ``after``); a heartbeat comment when idle; after the last
+    event of a finished game an ``end`` message, then the stream closes."""
+    uuid = game_uuid(game_id)
+    token = _token(query["token"])
+    after = _after_version(headers["last_event_id"], query["after"])
+    found = services()
+    if stream_finished(found.app, uuid, token, after):  # 404, 403 here, before streaming
+        return Response(status=204)
+    streams = streams_of(current_app)
+    give_back = streams.take()
+    if give_back is None:
+        return no_room(streams)
+    pace = _pace(streams.settings.heartbeat, streams.settings.poll)
+    chunks = _game_chunks(found.app, uuid, token, after, watcher=found.watcher, pace=pace)
+    return event_stream(_opened(streams.settings.retry_ms, chunks), give_back)
+
+
+@blp.route("/games/stream", methods=["GET"])
+@blp.arguments(ListStreamQuery(), location="query")
+@blp.arguments(ResumeHeaders(), location="headers")
+@blp.doc(**_stream_doc("The games list's changes as Server-Sent Events", LIST_EXAMPLE))
+@blp.response(200)
+@blp.problems(problems.QUERY, Failure(400, "invalid-cursor"), Failure(503, "too-many-streams"))
+def list_stream(query: dict[str, Any], headers: dict[str, Any]) -> Response:
+    """The games list's changes as Server-Sent Events: each message's ``event`` is ``game``,
+    ``data`` the game's row as the list shows it now, ``id`` where to resume (the newest
+    row's place in the list). Without a resume point it first sends the top of the list."""
+    after = headers["last_event_id"] or query["after"]
+    if after is not None and len(after) > 512:
+        raise ApiError(400, "invalid-cursor", "That is not a cursor of the games list.")
+    if after is not None:
+        Position.from_cursor(after)  # 400 invalid-cursor before streaming
+    found = services()
+    streams = streams_of(current_app)
+    give_back = streams.take()
+    if give_back is None:
+        return no_room(streams)
+    pace = _pace(streams.settings.heartbeat, streams.settings.poll)
+    changes = follow_list(found.list_pages, after=after, waker=found.watcher, pace=pace)
+    chunks = (
+        HEARTBEAT if change is None else message("game", serialised(change.row), change.resume)
+        for change in changes
+    )
+    return event_stream(_opened(streams.settings.retry_ms, chunks), give_back)
+
+
+def _game_chunks(
+    app: GameLedger,
+    game_id: UUID,
+    token: str | None,
+    after: int,
+    *,
+    watcher: LogWatcher,
+    pace: Pace,
+) -> Iterator[bytes]:
+    """The game's messages, then ``end`` (run after the request, without its context)."""
+    last = after
+    for item in follow_game(app, game_id, token=token, after=after, waker=watcher, pace=pace):
+        if item is None:
+            yield HEARTBEAT
+            continue
+        last = item["version"]
+        yield message(item["type"], serialised(item), str(last))
+    yield message("end", serialised({"version": last}))
+
+
+def _opened(retry_ms: int, chunks: Iterator[bytes]) -> Iterator[bytes]:
+    yield opening(retry_ms)
+    yield from chunks
+
+
+def _pace(heartbeat: float, poll: float) -> Pace:
+    return Pace(heartbeat=heartbeat, poll=poll)
+
+
+def _token(in_query: str | None) -> str | None:
+    """The viewer's token: ``Authorization: Bearer`` or ``?token=`` (both only if equal)."""
+    in_header = bearer_token()
+    if in_header is not None and in_query is not None and in_header != in_query:
+        raise ApiError(
+            401,
+            "invalid-authorization",
+            "The token in 'Authorization' and the one in '?token=' differ: send one.",
+        )
+    return in_header or in_query
+
+
+def _after_version(header: str | None, in_query: int) -> int:
+    """Where to resume: ``Last-Event-ID`` (an event's version) if sent, else ``after``."""
+    if header is None or not header.strip():
+        return in_query
+    if not _EVENT_ID.fullmatch(header.strip()) or int(header) > MAX_INTEGER:
+        raise ApiError(
+            400,
+            "invalid-last-event-id",
+            "Last-Event-ID must be the id of a message of this stream (an event's version).",
+        )
+    return int(header)
