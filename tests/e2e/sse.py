@@ -65,10 +65,14 @@ class Stream:
         self.status = self.response.status
         self.blocks = parse(iter(lambda: self.response.read1(65536), b""))
 
+    def messages(self) -> Iterator[Message]:
+        """The event messages as they come (heartbeats skipped)."""
+        return events(self.blocks)
+
     def events(self, count: int) -> list[Message]:
         """The next ``count`` event messages (heartbeats skipped)."""
         found: list[Message] = []
-        for block in events(self.blocks):
+        for block in self.messages():
             found.append(block)
             if len(found) == count:
                 break
