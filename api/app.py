@@ -15,6 +15,7 @@ from api import errors, requests
 from api.problems import ProblemApi
 from api.requests import TurnNumber
 from api.resources import BLUEPRINTS
+from api.resources.common import not_modified
 from infrastructure.config import Settings
 from infrastructure.container import Services, build_services
 
@@ -70,6 +71,7 @@ def create_app(services: Services | None = None, *, follow: bool | None = None) 
     app.add_url_rule(f"{SWAGGER_ASSETS}/<path:filename>", "swagger_assets", _swagger_asset)
     app.add_url_rule("/", "root", lambda: redirect("/api/v1/docs"))
     app.after_request(_vary_on_authorization)
+    app.after_request(not_modified)  # 304 for every GET that sends an ETag
     # The watcher tells this process when the store or the games list has changed (on
     # PostgreSQL, one LISTEN connection; docs/operations.md, "Connections").
     services.watcher.start()

@@ -66,6 +66,24 @@ def document_answer(document: Document, status: int = 200) -> Response:
     return answer
 
 
+def not_modified(answer: Response) -> Response:
+    """After every request: a ``GET`` answered ``200`` with an ``ETag`` that the request's
+    ``If-None-Match`` names becomes ``304 Not Modified`` with no body, its ``ETag`` and
+    ``Vary`` kept (RFC 9110, 13.1.2 and 15.4.5; docs/api.md, "Conditional requests"): every
+    GET that sends an ETag (a view, a view after a turn, a page of the event log, a record)
+    answers conditional requests, whichever resource made it."""
+    etag = answer.headers.get("ETag")
+    if (
+        request.method == "GET"
+        and answer.status_code == 200
+        and etag is not None
+        and _none_match(request.headers.get("If-None-Match"), etag)
+    ):
+        answer.status_code = 304
+        answer.set_data(b"")
+    return answer
+
+
 def _none_match(header: str | None, etag: str) -> bool:
     """Whether an ``If-None-Match`` header names ``etag`` (RFC 9110, 13.1.2: the weak
     comparison, ``*`` for any)."""
