@@ -264,7 +264,7 @@ def main() -> None:
     when = datetime.now(UTC).isoformat(timespec="seconds")
     base = idle[0]
     print(f"one gunicorn worker (gthread), GAMELEDGER_STREAMS_MAX={args.most}; {when}\n")
-    print("| open streams | RSS MB | MB per stream | threads | fds | GET /health | × none open |")
+    print("| open streams | RSS MB | MB per stream | threads | fds | GET /health | x none open |")
     print("|---|---|---|---|---|---|---|")
     for row in idle:
         per = (row["rss_mb"] - base["rss_mb"]) / row["streams"] if row["streams"] else 0.0
@@ -276,9 +276,9 @@ def main() -> None:
     print(
         f"\n{delay['subscribers']} streams, {delay['moves']} moves made by another process: "
         f"commit → event on a stream median {delay['median_ms']:.2f} ms "
-        f"(**{delay['median_ratio']:.2f}×** a view's round trip of "
+        f"(**{delay['median_ratio']:.2f}x** a view's round trip of "
         f"{delay['view_round_trip_ms']:.2f} ms), p99 {delay['p99_ms']:.2f} ms "
-        f"(**{delay['p99_ratio']:.2f}×**); {delay['missing']} deliveries missing"
+        f"(**{delay['p99_ratio']:.2f}x**); {delay['missing']} deliveries missing"
     )
     command = " ".join(["bench/streams.py", *sys.argv[1:]])
     print(json.dumps({"bench": "streams", "date": when, "command": command, "idle": idle,
