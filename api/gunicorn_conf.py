@@ -27,6 +27,9 @@ threads = REQUEST_THREADS + StreamSettings.from_env().max_streams
 """An open stream (docs/api.md, "Live updates") holds one thread while it waits: each worker
 has a thread for each stream it may keep open (``GAMELEDGER_STREAMS_MAX``; one more is a
 503) beside the ones for other requests (docs/operations.md, "Streams")."""
+worker_connections = threads + 1000
+"""A gthread worker accepts no more connections than this (gunicorn's default is 1000): the
+stream places, and as many for keep-alive connections and requests as gunicorn's default."""
 access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s "%(a)s"'
 """gunicorn's default without the query string (``%(U)s`` is the path alone) and the
 referrer: a stream's ``?token=`` never reaches the access log (docs/api.md, "Live updates")."""

@@ -129,7 +129,11 @@ def idle_streams(port: int, pid: int, game_id: str, steps: list[int]) -> list[di
                     break
                 held.append(sock)
             time.sleep(1)
-            health = round_trip(port, "/health")
+            try:
+                health = round_trip(port, "/health")
+            except OSError as error:
+                print(f"with {len(held)} streams /health failed: {error}", file=sys.stderr)
+                break
             rows.append({"streams": len(held), **worker_figures(pid), "health_s": health})
             if refused:
                 break

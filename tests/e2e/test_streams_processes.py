@@ -22,7 +22,7 @@ import pytest
 from tests.e2e.sse import Message, Stream
 from tests.e2e.test_cli import free_port
 from tests.e2e.test_gunicorn import wait_for
-from tests.e2e.test_processes import gameledger, gunicorn, pg_env, request, started
+from tests.e2e.test_processes import eventually, gameledger, gunicorn, pg_env, request, started
 
 __all__ = ["pg_env"]  # the fixture, shared with test_processes.py
 
@@ -101,13 +101,27 @@ def sqlite_server(tmp_path: Path) -> Iterator[int]:
         "GAMELEDGER_DATA_DIR": str(tmp_path),
         "GAMELEDGER_STORE": "sqlite",
     }
-    with started(gunicorn(port), env, tmp_path / "server.log"):
+    command = [*gunicorn(port), "--access-logfile", str(tmp_path / "access.log")]
+    with started(command, env, tmp_path / "server.log"):
         wait_for(port)
         yield port
 
 
-def test_subscribers_see_every_event_once_in_order_on_sqlite(sqlite_server: int) -> None:
+def test_subscribers_see_every_event_once_in_order_on_sqlite(
+    sqlite_server: int, tmp_path: Path
+) -> None:
     subscribers_see_every_event_once(sqlite_server, sqlite_server)
+    # a seat's stream with its token in the query: the access log never shows the token
+    game_id, tokens = new_game(sqlite_server)
+    with Stream(sqlite_server, f"/games/{game_id}/stream?token={tokens[0]}") as stream:
+        assert stream.status == 200
+        assert stream.events(1)[0].event == "Created"
+    path = f"/api/v1/games/{game_id}/stream"
+    # logged once the server finds the client gone (at its next heartbeat)
+    logged = eventually(lambda: path in (tmp_path / "access.log").read_text() and path)
+    assert logged
+    logged = (tmp_path / "access.log").read_text()
+    assert tokens[0] not in logged and "token=" not in logged
 
 
 @pytest.mark.postgres
