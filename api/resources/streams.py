@@ -13,7 +13,8 @@ query (``?token=``) for browsers' EventSource, which cannot set headers."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from typing import Any
 from uuid import UUID
 
@@ -144,7 +145,10 @@ def game_stream(query: dict[str, Any], headers: dict[str, Any], game_id: str) ->
     if give_back is None:
         return no_room(streams)
     pace = _pace(streams.settings.heartbeat, streams.settings.poll)
-    chunks = _game_chunks(found.app, uuid, token, after, watcher=found.watcher, pace=pace)
+    expired = _expiry(streams.settings.lifetime)
+    chunks = _game_chunks(
+        found.app, uuid, token, after, watcher=found.watcher, pace=pace, expired=expired
+    )
     return event_stream(_opened(streams.settings.retry_ms, chunks), give_back)
 
 
@@ -169,7 +173,13 @@ def list_stream(query: dict[str, Any], headers: dict[str, Any]) -> Response:
     if give_back is None:
         return no_room(streams)
     pace = _pace(streams.settings.heartbeat, streams.settings.poll)
-    changes = follow_list(found.list_pages, after=after, waker=found.watcher, pace=pace)
+    changes = follow_list(
+        found.list_pages,
+        after=after,
+        waker=found.watcher,
+        pace=pace,
+        stopped=_expiry(streams.settings.lifetime),
+    )
     chunks = (
         HEARTBEAT if change is None else message("game", serialised(change.row), change.resume)
         for change in changes
@@ -185,16 +195,30 @@ def _game_chunks(
     *,
     watcher: LogWatcher,
     pace: Pace,
+    expired: Callable[[], bool],
 ) -> Iterator[bytes]:
-    """The game's messages, then ``end`` (run after the request, without its context)."""
+    """The game's messages, then ``end`` once it has finished; nothing more when the
+    stream's lifetime is over (run after the request, without its context)."""
     last = after
-    for item in follow_game(app, game_id, token=token, after=after, waker=watcher, pace=pace):
+    followed = follow_game(
+        app, game_id, token=token, after=after, waker=watcher, pace=pace, stopped=expired
+    )
+    for item in followed:
         if item is None:
             yield HEARTBEAT
             continue
         last = item["version"]
         yield message(item["type"], serialised(item), str(last))
-    yield message("end", serialised({"version": last}))
+    if not expired():
+        yield message("end", serialised({"version": last}))
+
+
+def _expiry(lifetime: float) -> Callable[[], bool]:
+    """Whether a stream opened now has lived ``lifetime`` seconds (0: never)."""
+    if not lifetime:
+        return lambda: False
+    deadline = time.monotonic() + lifetime
+    return lambda: time.monotonic() >= deadline
 
 
 def _opened(retry_ms: int, chunks: Iterator[bytes]) -> Iterator[bytes]:

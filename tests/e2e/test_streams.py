@@ -207,3 +207,22 @@ def resume_id(client: FlaskClient, game_id: str) -> str:
             answer.close()
             return message.id or ""
     raise AssertionError("never sent")
+
+
+def test_a_stream_closes_after_its_lifetime_and_resumes(client: FlaskClient) -> None:
+    """``GAMELEDGER_STREAM_LIFETIME``: the stream closes without ``end``; its client
+    reconnects with ``Last-Event-ID`` and goes on."""
+    client.application.extensions["gameledger_streams"] = Streams(
+        StreamSettings(heartbeat=0.05, poll=0.02, lifetime=0.3)
+    )
+    game_id, tokens = new_game(client)
+    log = all_events(client, game_id, None)
+    answer = opened(client, f"{API}/{game_id}/stream")
+    found = list(blocks(answer))  # ends by itself
+    sent = [m for m in found if m.event]
+    assert [m.json for m in sent] == log
+    assert any(m.comments == ("heartbeat",) for m in found)
+    move(client, game_id, tokens)
+    again = opened(client, f"{API}/{game_id}/stream", **{"Last-Event-ID": sent[-1].id or ""})
+    rest = [m.json for m in blocks(again) if m.event]
+    assert rest == all_events(client, game_id, None)[len(log) :]

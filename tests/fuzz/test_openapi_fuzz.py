@@ -23,8 +23,10 @@ from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 
 from api.app import create_app
+from api.sse import Streams
 from infrastructure.config import Settings
 from infrastructure.container import build_services
+from infrastructure.stream_settings import StreamSettings
 
 EXAMPLES = 20
 
@@ -34,6 +36,10 @@ def live(tmp_path: Path) -> Iterator[dict[str, Any]]:
     """The app on SQLite with one running Azul game: its id, a seat token, the schema."""
     services = build_services(Settings(store="sqlite", sqlite_path=tmp_path / "fuzz.db"))
     app: Flask = create_app(services, follow=False)
+    # a stream answered 200 closes within a moment (docs/operations.md, "Streams")
+    app.extensions["gameledger_streams"] = Streams(
+        StreamSettings(heartbeat=0.05, poll=0.02, lifetime=0.1)
+    )
     client = app.test_client()
     game_id = client.post("/api/v1/games", json={"game": "azul", "players": 2}).json["id"]
     tokens = [
