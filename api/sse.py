@@ -16,6 +16,7 @@ from flask import Flask
 from werkzeug.wrappers import Response
 
 from api.errors import problem
+from application.streams import SharedReads
 from infrastructure.stream_settings import StreamSettings
 
 EVENT_STREAM = "text/event-stream"
@@ -44,6 +45,8 @@ class Streams:
 
     def __init__(self, settings: StreamSettings) -> None:
         self.settings = settings
+        self.reads = SharedReads()
+        """Pages of event logs read once for all the streams that need them."""
         self._open = 0
         self._lock = threading.Lock()
 

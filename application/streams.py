@@ -11,9 +11,11 @@ process keeps (on PostgreSQL no query while no notification arrived)."""
 
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 from uuid import UUID
 
@@ -51,6 +53,64 @@ class Pace:
     batch: int = 100
 
 
+@dataclass
+class _Read:
+    """A page being read by one stream for the others that need the same."""
+
+    done: threading.Event = field(default_factory=threading.Event)
+    items: list[dict[str, Any]] | None = None
+
+
+class SharedReads:
+    """Pages of event logs read once for every stream of a process that needs the same page:
+    the same game, viewer (token), starting point and version of the game (docs/operations.md,
+    "Streams"). When a move wakes every stream of a game, the first to ask reads the page and
+    the others wait for it and take it: one read per viewer and starting point instead of one
+    per stream. A page is what :meth:`GameLedger.event_log` gives, so nothing but the number
+    of reads changes; the last ``keep`` pages are kept."""
+
+    def __init__(self, keep: int = 256) -> None:
+        self.keep = keep
+        self._reads: OrderedDict[tuple[Any, ...], _Read] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def page(
+        self,
+        app: GameLedger,
+        game_id: UUID,
+        *,
+        token: str | None,
+        after: int,
+        version: int,
+        batch: int,
+    ) -> list[dict[str, Any]]:
+        """The event log's items after ``after`` (the game at ``version`` at least)."""
+        key = (game_id, token, after, version, batch)
+        with self._lock:
+            read = self._reads.get(key)
+            mine = read is None
+            if read is None:
+                read = self._reads[key] = _Read()
+                while len(self._reads) > self.keep:
+                    self._reads.popitem(last=False)
+            else:
+                self._reads.move_to_end(key)
+        if not mine:
+            read.done.wait()
+            if read.items is not None:
+                return read.items
+            return list(app.event_log(game_id, token, after, batch)["items"])
+        try:
+            read.items = app.event_log(game_id, token, after, batch)["items"]
+        except BaseException:
+            with self._lock:
+                self._reads.pop(key, None)
+            raise
+        finally:
+            read.done.set()
+        return read.items
+
+
 def follow_game(
     app: GameLedger,
     game_id: UUID,
@@ -60,18 +120,25 @@ def follow_game(
     waker: Waker,
     pace: Pace,
     stopped: Callable[[], bool] = lambda: False,
+    reads: SharedReads | None = None,
 ) -> Iterator[dict[str, Any] | None]:
     """The game's events after version ``after`` as its event log shows them to the
     token's holder, in order, each once, then each new one as it is saved; ``None``
     (:data:`Heartbeat`) after ``pace.heartbeat`` seconds without one. Ends once the game
     has finished and its last event was given (docs/api.md, "Live updates"), or when
-    ``stopped()``. The token is checked before the first item (403, 404 as the event log)."""
+    ``stopped()``. The token is checked before the first item (403, 404 as the event log).
+    ``reads``: the process's :class:`SharedReads`, to share pages with other streams."""
     last_sent = time.monotonic()
     while not stopped():
         seen = waker.generation  # before reading: a save after the read wakes the wait
         finished, version = _latest(app, game_id)
         if version > after:
-            items = app.event_log(game_id, token, after, pace.batch)["items"]
+            if reads is None:
+                items = app.event_log(game_id, token, after, pace.batch)["items"]
+            else:
+                items = reads.page(
+                    app, game_id, token=token, after=after, version=version, batch=pace.batch
+                )
             for item in items:
                 yield item
                 after = item["version"]

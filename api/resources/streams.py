@@ -39,7 +39,7 @@ from api.sse import (
 )
 from application.projections.games_list import Position
 from application.service import GameLedger, serialised
-from application.streams import Pace, follow_game, follow_list, stream_finished
+from application.streams import Pace, SharedReads, follow_game, follow_list, stream_finished
 from infrastructure.watcher import LogWatcher
 
 blp = Blueprint("streams", __name__, url_prefix=PREFIX, description="Live updates (SSE)")
@@ -147,7 +147,14 @@ def game_stream(query: dict[str, Any], headers: dict[str, Any], game_id: str) ->
     pace = _pace(streams.settings.heartbeat, streams.settings.poll)
     expired = _expiry(streams.settings.lifetime)
     chunks = _game_chunks(
-        found.app, uuid, token, after, watcher=found.watcher, pace=pace, expired=expired
+        found.app,
+        uuid,
+        token,
+        after,
+        watcher=found.watcher,
+        pace=pace,
+        expired=expired,
+        reads=streams.reads,
     )
     return event_stream(_opened(streams.settings.retry_ms, chunks), give_back)
 
@@ -196,12 +203,20 @@ def _game_chunks(
     watcher: LogWatcher,
     pace: Pace,
     expired: Callable[[], bool],
+    reads: SharedReads,
 ) -> Iterator[bytes]:
     """The game's messages, then ``end`` once it has finished; nothing more when the
     stream's lifetime is over (run after the request, without its context)."""
     last = after
     followed = follow_game(
-        app, game_id, token=token, after=after, waker=watcher, pace=pace, stopped=expired
+        app,
+        game_id,
+        token=token,
+        after=after,
+        waker=watcher,
+        pace=pace,
+        stopped=expired,
+        reads=reads,
     )
     for item in followed:
         if item is None:
