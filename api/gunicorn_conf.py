@@ -11,12 +11,14 @@ start with :func:`write_problem`; the status and reason stay gunicorn's own."""
 
 from __future__ import annotations
 
+import signal
 import socket
 from typing import Any
 
 from gunicorn import util
 
 from api.errors import PROBLEM, server_problem
+from api.sse import CLOSING
 from infrastructure.stream_settings import StreamSettings
 
 REQUEST_THREADS = 4
@@ -52,5 +54,14 @@ def write_problem(sock: socket.socket, status_int: int, reason: str, mesg: str) 
 
 
 def post_worker_init(worker: Any) -> None:
-    """gunicorn's hook, run in each worker once it has started."""
+    """gunicorn's hook, run in each worker once it has started: gunicorn's errors as
+    problem+json, and streams closed at once on a graceful shutdown (SIGTERM), so that the
+    worker does not wait ``graceful_timeout`` for them (their clients reconnect elsewhere)."""
     util.write_error = write_problem
+    graceful = worker.handle_exit
+
+    def handle_exit(sig: int, frame: Any) -> None:
+        CLOSING.set()
+        graceful(sig, frame)
+
+    signal.signal(signal.SIGTERM, handle_exit)

@@ -26,6 +26,11 @@ RETRY_AFTER = 5
 
 log = logging.getLogger(__name__)
 
+CLOSING = threading.Event()
+"""Set when the process is shutting down (gunicorn's SIGTERM, api/gunicorn_conf.py): every
+stream stops within its polling interval, without ``end``, and its client reconnects
+elsewhere, so a graceful restart does not wait for streams."""
+
 
 def message(event: str, data: bytes, event_id: str | None = None) -> bytes:
     """One message: its id (the resume point), its type, one line of JSON data (orjson

@@ -260,7 +260,7 @@ def main() -> None:
             pid = worker_pid(server.pid)
             game_id = call(port, "POST", "/games", {"game": "azul", "players": 2})["id"]
             idle = idle_streams(port, pid, game_id, steps)
-            time.sleep(HEARTBEAT + 2)  # a client gone is noticed at the next heartbeat
+            time.sleep(2 * HEARTBEAT + 2)  # a client gone is noticed within two heartbeats
             delay = delays(port, dbname, args.subscribers, args.moves)
         finally:
             server.terminate()

@@ -29,6 +29,7 @@ from api.problems import Failure
 from api.requests import Blueprint, bearer_token, game_uuid
 from api.resources.common import PREFIX, services
 from api.sse import (
+    CLOSING,
     EVENT_STREAM,
     HEARTBEAT,
     event_stream,
@@ -229,11 +230,10 @@ def _game_chunks(
 
 
 def _expiry(lifetime: float) -> Callable[[], bool]:
-    """Whether a stream opened now has lived ``lifetime`` seconds (0: never)."""
-    if not lifetime:
-        return lambda: False
-    deadline = time.monotonic() + lifetime
-    return lambda: time.monotonic() >= deadline
+    """Whether a stream opened now must close: it has lived ``lifetime`` seconds (0: for
+    ever), or the process is shutting down."""
+    deadline = time.monotonic() + lifetime if lifetime else float("inf")
+    return lambda: CLOSING.is_set() or time.monotonic() >= deadline
 
 
 def _opened(retry_ms: int, chunks: Iterator[bytes]) -> Iterator[bytes]:

@@ -145,3 +145,20 @@ def test_two_servers_on_one_postgres_database(pg_env: dict[str, str], tmp_path: 
         listed = urllib.request.urlopen(f"http://127.0.0.1:{subscriber}/api/v1/games?limit=200")
         rows = {row["id"]: row for row in json.loads(listed.read())["items"]}
         assert rows[created["id"]] == message.json
+
+
+def test_a_graceful_shutdown_closes_the_streams(tmp_path: Path) -> None:
+    """SIGTERM: the worker closes its streams (no ``end``: their clients reconnect
+    elsewhere) instead of waiting ``graceful_timeout`` (here 300 s) for them."""
+    port = free_port()
+    env = {**os.environ, **FAST, "GAMELEDGER_DATA_DIR": str(tmp_path)}
+    command = [*gunicorn(port), "--graceful-timeout", "300"]
+    with started(command, env, tmp_path / "server.log") as server:
+        wait_for(port)
+        game_id, _ = new_game(port)
+        with Stream(port, f"/games/{game_id}/stream") as stream:
+            assert stream.events(1)[0].event == "Created"
+            server.terminate()
+            rest = list(stream.messages())  # to the end of the stream
+        assert [m.event for m in rest] == ["SeatJoined", "SeatJoined", "FactoriesFilled"]
+        assert server.wait(timeout=60) == 0
