@@ -17,6 +17,8 @@ from werkzeug.wrappers import Response
 
 from api.errors import problem
 from application.streams import SharedReads
+from infrastructure.container import Services
+from infrastructure.game_wakeups import GameWakeups
 from infrastructure.stream_settings import StreamSettings
 
 EVENT_STREAM = "text/event-stream"
@@ -52,8 +54,18 @@ class Streams:
         self.settings = settings
         self.reads = SharedReads()
         """Pages of event logs read once for all the streams that need them."""
+        self._wakeups: GameWakeups | None = None
         self._open = 0
         self._lock = threading.Lock()
+
+    def wakeups(self, services: Services) -> GameWakeups:
+        """What wakes the streams of each game (one thread, started on first use)."""
+        with self._lock:
+            if self._wakeups is None:
+                self._wakeups = GameWakeups(
+                    services.app.stores, services.watcher, self.settings.poll
+                )
+            return self._wakeups
 
     @property
     def open(self) -> int:

@@ -14,10 +14,12 @@ place) and ``GAMELEDGER_STREAMS_MAX`` set to ``--most``, then:
    its own GameLedger on the same database: another host as far as the server knows) makes
    ``--moves`` moves; for each, the time from the move's ``play()`` returning (its commit
    done) to its last event arriving on each stream: median and p99, and the same as a ratio
-   to the median round trip of a ``GET`` of the game's view measured in the same run.
+   to the median round trip of a ``GET`` of the game's view measured in the same run;
+   ``--idle-others`` more streams of another game stay open meanwhile (every save wakes
+   every stream of the process).
 
     .venv/bin/python bench/streams.py [--most 1000] [--steps 100,250,500,1000]
-        [--subscribers 20] [--moves 60]
+        [--subscribers 20] [--moves 60] [--idle-others 0]
 """
 
 from __future__ import annotations
@@ -165,12 +167,20 @@ def read_stream(sock: socket.socket, arrivals: dict[int, float], stop: threading
                     arrivals.setdefault(int(line[4:]), now)
 
 
-def delays(port: int, dbname: str, subscribers: int, moves: int) -> dict[str, Any]:
-    """Moves made by this process on the same database; each one's delay to every stream."""
+def delays(port: int, dbname: str, subscribers: int, moves: int, others: int = 0) -> dict[str, Any]:
+    """Moves made by this process on the same database; each one's delay to every stream
+    (with ``others`` streams of another game open, idle, meanwhile)."""
     services = build_services(service_settings(dbname))
     services.watcher.start()
+    idle: list[socket.socket | None] = []
     try:
         app = services.app
+        if others:
+            other = app.create_game("azul", 2, {})
+            idle = [
+                open_stream(port, f"/games/{other}/stream?after=1000000") for _ in range(others)
+            ]
+            assert all(s is not None for s in idle), "a stream was refused"
         game_id = app.create_game("azul", 4, {})
         tokens = [app.join(game_id, f"p{n}").token for n in range(4)]
         version = app.whose_turn(game_id)[0]
@@ -215,6 +225,7 @@ def delays(port: int, dbname: str, subscribers: int, moves: int) -> dict[str, An
         p99 = spent[min(len(spent) - 1, int(len(spent) * 0.99))]
         return {
             "subscribers": subscribers,
+            "idle_others": others,
             "moves": len(committed),
             "deliveries": len(spent),
             "missing": missing,
@@ -226,6 +237,9 @@ def delays(port: int, dbname: str, subscribers: int, moves: int) -> dict[str, An
             "game": str(UUID(str(game_id))),
         }
     finally:
+        for sock in idle:
+            if sock is not None:
+                sock.close()
         services.close()
 
 
@@ -237,6 +251,7 @@ def main() -> None:
     parser.add_argument("--steps", default="100,250,500,1000")
     parser.add_argument("--subscribers", type=int, default=20)
     parser.add_argument("--moves", type=int, default=60)
+    parser.add_argument("--idle-others", type=int, default=0)
     args = parser.parse_args()
     steps = [int(s) for s in args.steps.split(",")]
     port = 19000 + os.getpid() % 1000
@@ -261,7 +276,7 @@ def main() -> None:
             game_id = call(port, "POST", "/games", {"game": "azul", "players": 2})["id"]
             idle = idle_streams(port, pid, game_id, steps)
             time.sleep(2 * HEARTBEAT + 2)  # a client gone is noticed within two heartbeats
-            delay = delays(port, dbname, args.subscribers, args.moves)
+            delay = delays(port, dbname, args.subscribers, args.moves, args.idle_others)
         finally:
             server.terminate()
             server.wait(timeout=30)
@@ -278,7 +293,8 @@ def main() -> None:
             f"**{row['health_s'] / base['health_s']:.2f}** |"
         )
     print(
-        f"\n{delay['subscribers']} streams, {delay['moves']} moves made by another process: "
+        f"\n{delay['subscribers']} streams ({delay['idle_others']} more of another game, idle), "
+        f"{delay['moves']} moves made by another process: "
         f"commit → event on a stream median {delay['median_ms']:.2f} ms "
         f"(**{delay['median_ratio']:.2f}x** a view's round trip of "
         f"{delay['view_round_trip_ms']:.2f} ms), p99 {delay['p99_ms']:.2f} ms "

@@ -41,7 +41,7 @@ from api.sse import (
 from application.projections.games_list import Position
 from application.service import GameLedger, serialised
 from application.streams import Pace, SharedReads, follow_game, follow_list, stream_finished
-from infrastructure.watcher import LogWatcher
+from infrastructure.game_wakeups import GameWakeups
 
 blp = Blueprint("streams", __name__, url_prefix=PREFIX, description="Live updates (SSE)")
 
@@ -145,14 +145,15 @@ def game_stream(query: dict[str, Any], headers: dict[str, Any], game_id: str) ->
     give_back = streams.take()
     if give_back is None:
         return no_room(streams)
-    pace = _pace(streams.settings.heartbeat, streams.settings.poll)
+    # woken by the game's own changes; looks for itself at each heartbeat
+    pace = _pace(streams.settings.heartbeat, streams.settings.heartbeat)
     expired = _expiry(streams.settings.lifetime)
     chunks = _game_chunks(
         found.app,
         uuid,
         token,
         after,
-        watcher=found.watcher,
+        wakeups=streams.wakeups(found),
         pace=pace,
         expired=expired,
         reads=streams.reads,
@@ -201,7 +202,7 @@ def _game_chunks(
     token: str | None,
     after: int,
     *,
-    watcher: LogWatcher,
+    wakeups: GameWakeups,
     pace: Pace,
     expired: Callable[[], bool],
     reads: SharedReads,
@@ -209,22 +210,23 @@ def _game_chunks(
     """The game's messages, then ``end`` once it has finished; nothing more when the
     stream's lifetime is over (run after the request, without its context)."""
     last = after
-    followed = follow_game(
-        app,
-        game_id,
-        token=token,
-        after=after,
-        waker=watcher,
-        pace=pace,
-        stopped=expired,
-        reads=reads,
-    )
-    for item in followed:
-        if item is None:
-            yield HEARTBEAT
-            continue
-        last = item["version"]
-        yield message(item["type"], serialised(item), str(last))
+    with wakeups.following(game_id) as waker:
+        followed = follow_game(
+            app,
+            game_id,
+            token=token,
+            after=after,
+            waker=waker,
+            pace=pace,
+            stopped=expired,
+            reads=reads,
+        )
+        for item in followed:
+            if item is None:
+                yield HEARTBEAT
+                continue
+            last = item["version"]
+            yield message(item["type"], serialised(item), str(last))
     if not expired():
         yield message("end", serialised({"version": last}))
 
