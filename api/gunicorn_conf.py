@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import signal
 import socket
+import threading
 from typing import Any
 
 from gunicorn import util
 
 from api.errors import PROBLEM, server_problem
-from api.sse import CLOSING
+from api.sse import close_all
 from infrastructure.stream_settings import StreamSettings
 
 REQUEST_THREADS = 4
@@ -61,7 +62,7 @@ def post_worker_init(worker: Any) -> None:
     graceful = worker.handle_exit
 
     def handle_exit(sig: int, frame: Any) -> None:
-        CLOSING.set()
+        threading.Thread(target=close_all, name="close-streams", daemon=True).start()
         graceful(sig, frame)
 
     signal.signal(signal.SIGTERM, handle_exit)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import weakref
 from collections.abc import Callable, Iterator
 
 from flask import Flask
@@ -29,9 +30,18 @@ RETRY_AFTER = 5
 log = logging.getLogger(__name__)
 
 CLOSING = threading.Event()
-"""Set when the process is shutting down (gunicorn's SIGTERM, api/gunicorn_conf.py): every
-stream stops within its polling interval, without ``end``, and its client reconnects
-elsewhere, so a graceful restart does not wait for streams."""
+"""Set when the process is shutting down (:func:`close_all`)."""
+
+_EVERY: weakref.WeakSet[Streams] = weakref.WeakSet()
+
+
+def close_all() -> None:
+    """The process is shutting down (gunicorn's SIGTERM, api/gunicorn_conf.py): every stream
+    ends at once, without ``end``, and its client reconnects elsewhere, so a graceful restart
+    does not wait for streams."""
+    CLOSING.set()
+    for streams in list(_EVERY):
+        streams.wake_all()
 
 
 def message(event: str, data: bytes, event_id: str | None = None) -> bytes:
@@ -55,6 +65,7 @@ class Streams:
         self.reads = SharedReads()
         """Pages of event logs read once for all the streams that need them."""
         self._wakeups: GameWakeups | None = None
+        _EVERY.add(self)
         self._open = 0
         self._lock = threading.Lock()
 
@@ -66,6 +77,13 @@ class Streams:
                     services.app.stores, services.watcher, self.settings.poll
                 )
             return self._wakeups
+
+    def wake_all(self) -> None:
+        """Wake every game stream of the process (they look whether they must end)."""
+        with self._lock:
+            wakeups = self._wakeups
+        if wakeups is not None:
+            wakeups.wake_all()
 
     @property
     def open(self) -> int:

@@ -85,6 +85,13 @@ class GameWakeups:
                 if not waker.streams:
                     del self._games[game_id]
 
+    def wake_all(self) -> None:
+        """Wake every stream (they look for themselves: at a shutdown, they end)."""
+        with self._lock:
+            woken = list(self._games.values())
+        for waker in woken:
+            waker.wake()
+
     def _run(self) -> None:
         seen = self.watcher.generation
         while True:

@@ -152,6 +152,7 @@ def test_a_graceful_shutdown_closes_the_streams(tmp_path: Path) -> None:
     elsewhere) instead of waiting ``graceful_timeout`` (here 300 s) for them."""
     port = free_port()
     env = {**os.environ, **FAST, "GAMELEDGER_DATA_DIR": str(tmp_path)}
+    env["GAMELEDGER_STREAM_HEARTBEAT"] = "120"  # nothing would wake the stream for 2 minutes
     command = [*gunicorn(port), "--graceful-timeout", "300"]
     with started(command, env, tmp_path / "server.log") as server:
         wait_for(port)
