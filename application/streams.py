@@ -200,12 +200,14 @@ def follow_list(
     seconds without a change."""
     newest = None if after is None else Position.from_cursor(after)
     given: dict[str, int] = {}
+    read = b""
     first = True
     last_sent = time.monotonic()
     while not stopped():
         seen = waker.generation
         body = pages.page(status=None, game=None, limit=head, cursor=None)
-        rows = orjson.loads(body)["items"]
+        rows = [] if body == read else orjson.loads(body)["items"]  # unchanged: nothing new
+        read = body
         changed = []
         for row in reversed(rows):  # oldest first
             place = Position(row["last_activity"], row["id"])
@@ -215,7 +217,8 @@ def follow_list(
                 fresh = given.get(row["id"]) != row["version"]
             if fresh:
                 changed.append((place, row))
-        given = {row["id"]: row["version"] for row in rows}
+        if rows or first:
+            given = {row["id"]: row["version"] for row in rows}
         first = False
         for place, row in changed:
             newest = place if newest is None or place > newest else newest
