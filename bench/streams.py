@@ -114,6 +114,7 @@ def worker_pid(master: int) -> int:
 
 def idle_streams(port: int, pid: int, game_id: str, steps: list[int]) -> list[dict[str, Any]]:
     """Open streams step by step; the figures after each step (the first: none open)."""
+    round_trip(port, "/health", 50)  # warm-up: the first requests of a worker are slower
     rows = [{"streams": 0, **worker_figures(pid), "health_s": round_trip(port, "/health")}]
     held: list[socket.socket] = []
     refused = False
