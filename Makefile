@@ -49,6 +49,7 @@ bench-service: setup
 	$(BIN)/python bench/memory.py rss
 	$(BIN)/python bench/versions.py
 	$(BIN)/python bench/scale.py
+	$(BIN)/python bench/streams.py
 
 ## The engines of a base revision (BASE=rev) and the working tree in one run
 bench-compare: setup
