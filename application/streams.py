@@ -16,6 +16,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 from uuid import UUID
 
@@ -173,6 +174,11 @@ def stream_finished(app: GameLedger, game_id: UUID, token: str | None, after: in
 LIST_HEAD = 50
 """The rows of the top of the games list a lobby stream watches."""
 
+LOOKBACK = timedelta(seconds=5)
+"""How far before its cursor a resumed lobby stream looks (docs/api.md, "Live updates"): a
+row's time is its event's, taken before the commit, so a row committed after the cursor's
+may carry an earlier time; a resume sends such rows again rather than miss one."""
+
 
 @dataclass(frozen=True)
 class ListChange:
@@ -181,6 +187,16 @@ class ListChange:
 
     row: dict[str, Any]
     resume: str
+
+
+def _looking_back(cursor: Position) -> Position:
+    """The place :data:`LOOKBACK` before ``cursor`` (the cursor itself if its time cannot be
+    read)."""
+    try:
+        then = datetime.fromisoformat(cursor.last_activity) - LOOKBACK
+    except ValueError:
+        return cursor
+    return Position(then.isoformat(), "")
 
 
 def follow_list(
@@ -195,10 +211,12 @@ def follow_list(
     """The games list's changes (docs/api.md, "Live updates"): a game created, joined,
     moved in or finished is given again as its row is now, oldest change first. From the
     top ``head`` rows of the list (most recent activity first): at the start the rows after
-    the cursor ``after`` (a resume), or without one the whole head; then every row whose
+    the cursor ``after`` less :data:`LOOKBACK` (a resume: a row already received may come
+    again, with the same id and version), or without one the whole head; then every row whose
     version is not the one given last. ``None`` (:data:`Heartbeat`) after ``pace.heartbeat``
     seconds without a change."""
     newest = None if after is None else Position.from_cursor(after)
+    since = None if newest is None else _looking_back(newest)
     given: dict[str, int] = {}
     read = b""
     first = True
@@ -212,7 +230,7 @@ def follow_list(
         for row in reversed(rows):  # oldest first
             place = Position(row["last_activity"], row["id"])
             if first:
-                fresh = newest is None or place > newest
+                fresh = since is None or place > since
             else:
                 fresh = given.get(row["id"]) != row["version"]
             if fresh:

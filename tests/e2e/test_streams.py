@@ -16,6 +16,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from api.sse import Streams
+from application.projections.games_list import Position
 from infrastructure.container import Services
 from infrastructure.stream_settings import StreamSettings
 from tests.e2e.conftest import bearer, new_game
@@ -193,10 +194,20 @@ def test_the_lobby_stream_sends_the_games_list_as_it_changes(
     assert changed == next(row for row in listed if row["id"] == second)
     answer.close()
 
-    # a resume from the first row's id sends what changed after it, oldest first
+    # a resume from the first row's id sends what changed after it, oldest first, and again
+    # what changed in the 5 s before it (the same id and version: the client skips it)
     resumed = opened(client, f"{API}/stream", **{"Last-Event-ID": resume_id(client, first)})
-    assert [row["id"] for row in rows(blocks(resumed), 1)] == [second]
+    again = rows(blocks(resumed), 2)
+    assert [(row["id"], row["version"]) for row in again] == [
+        (row["id"], row["version"]) for row in reversed(client.get(API).json["items"][:2])
+    ]
+    assert [row["id"] for row in again] == [first, second]
     resumed.close()
+    # a cursor from long ago: every row changed since
+    long_ago = Position("2000-01-01T00:00:00+00:00", "").cursor()
+    old = opened(client, f"{API}/stream", **{"Last-Event-ID": long_ago})
+    assert {row["id"] for row in rows(blocks(old), 2)} == {first, second}
+    old.close()
 
 
 def resume_id(client: FlaskClient, game_id: str) -> str:
