@@ -12,7 +12,7 @@ from swagger_ui_bundle import swagger_ui_path
 from werkzeug.wrappers import Response
 
 from api import errors, requests
-from api.problems import ProblemApi
+from api.openapi import TypedApi
 from api.requests import TurnNumber
 from api.resources import BLUEPRINTS
 from infrastructure.config import Settings
@@ -32,7 +32,7 @@ def create_app(services: Services | None = None, *, follow: bool | None = None) 
     app.config.update(
         API_TITLE="GameLedger",
         API_VERSION=API_VERSION,
-        OPENAPI_VERSION="3.0.3",
+        OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX="/api/v1",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
@@ -47,7 +47,7 @@ def create_app(services: Services | None = None, *, follow: bool | None = None) 
     app.url_map.converters["turn"] = TurnNumber
     app.extensions["gameledger"] = services
     app.before_request(requests.require_json_body)
-    api = ProblemApi(app)
+    api = TypedApi(app)
     api.register_converter(TurnNumber, TurnNumber.parameter_schema)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)

@@ -239,6 +239,7 @@ class LegalMoveSchema(Schema):
 
 
 class LegalMovesSchema(Schema):
+    game = fields.String(metadata={"description": "The game's kind: which move shape applies"})
     seat = fields.Integer()
     version = fields.Integer()
     moves = fields.List(fields.Nested(LegalMoveSchema))
@@ -262,6 +263,7 @@ class EventSchema(Schema):
 
 
 class EventPageSchema(Schema):
+    game = fields.String(metadata={"description": "The game's kind: which event shapes apply"})
     items = fields.List(fields.Nested(EventSchema))
     next_after = fields.Integer(allow_none=True)
     version = fields.Integer()
@@ -322,6 +324,7 @@ class GameSchemasSchema(Schema):
     move = fields.Dict(metadata={"description": "A move's JSON form (MoveRequest.move)"})
     view = fields.Dict(metadata={"description": "A game view's state (GameView.state)"})
     options = fields.Dict(metadata={"description": "The options as fixed at creation"})
+    outcome_details = fields.Dict(metadata={"description": "What Outcome.details holds"})
     ledger_events = fields.Dict(
         keys=fields.String(),
         values=fields.Dict(),

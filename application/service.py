@@ -317,6 +317,7 @@ class GameLedger:
             "move": contract.move,
             "view": contract.view,
             "options": contract.options,
+            "outcome_details": contract.outcome_details,
             "ledger_events": ledger_event_schemas(),
         }
 
@@ -401,6 +402,7 @@ class GameLedger:
             rules = game.rules
             moves = rules.legal_moves(game.state, seat) if game.started else []
             return {
+                "game": game.game,
                 "seat": seat,
                 "version": game.version,
                 "moves": [
@@ -436,12 +438,17 @@ class GameLedger:
             items = [present_event(rules, finished, stored, viewer) for stored in found]
             more = len(found) == limit
             next_after = found[-1].originator_version if more else None
-            return {"items": items, "next_after": next_after, "version": version}
+            return {"game": kind, "items": items, "next_after": next_after, "version": version}
         events = list(store.events.get(game_id, gt=after, lte=version, limit=limit))
         page = [present_event(rules, finished, cast(Game.Event, e), viewer) for e in events]
         last = events[-1].originator_version if events else after
         more = last < version
-        return {"items": page, "next_after": last if more else None, "version": version}
+        return {
+            "game": kind,
+            "items": page,
+            "next_after": last if more else None,
+            "version": version,
+        }
 
 
 def _seat(game: Game, token: str) -> int:

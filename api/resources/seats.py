@@ -19,6 +19,7 @@ blp = Blueprint("seats", __name__, url_prefix=PREFIX, description="Taking a seat
     problems.BODY,
     problems.GAME,
     Failure(409, "seat-taken", "no-such-seat", "game-full", "concurrent-update"),
+    Failure(422, "not-plain-text"),
 )
 def join_game(body: dict[str, Any], game_id: str) -> Answer:
     """Take a seat and receive its secret token (shown once)."""

@@ -240,7 +240,7 @@ def test_openapi_docs_and_cors(client: FlaskClient) -> None:
     assert docs.status_code == 200 and b"/api/v1/docs/assets/swagger-ui-bundle.js" in docs.data
     bundle = client.get("/api/v1/docs/assets/swagger-ui-bundle.js")
     assert bundle.status_code == 200 and len(bundle.data) > 100_000
-    assert spec["openapi"] == "3.0.3"
+    assert spec["openapi"] == "3.1.0"
     types = client.get("/api/v1/game-types").json
     assert types[0]["name"] == "azul" and "TilesTaken" in types[0]["event_types"]
     preflight = client.options(

@@ -25,6 +25,7 @@ from tests.e2e.conftest import bearer, new_game
 
 ROOT = Path(__file__).resolve().parents[2]
 PROBLEM_REF = "#/components/schemas/Problem"
+TOO_MANY = "#/components/responses/TooManyRequests"
 METHODS = {"get", "post", "put", "patch", "delete"}
 
 BLUEPRINTS = {
@@ -65,7 +66,7 @@ DECLARED = {
     ("get", "/api/v1/games"): {400},
     ("post", "/api/v1/games"): BODY | {404, 422},
     ("get", "/api/v1/games/{game_id}"): {400, 401, 403, 404},
-    ("post", "/api/v1/games/{game_id}/seats"): BODY | {404, 409},
+    ("post", "/api/v1/games/{game_id}/seats"): BODY | {404, 409, 422},
     ("get", "/api/v1/games/{game_id}/legal-moves"): {401, 403, 404},
     ("post", "/api/v1/games/{game_id}/moves"): COMMAND,
     ("get", "/api/v1/games/{game_id}/turns"): {400, 401, 403, 404},
@@ -145,8 +146,11 @@ def test_every_operation_declares_its_problems_and_nothing_else(spec: dict[str, 
     found = operations(spec)
     assert set(found) == set(DECLARED)
     for key, operation in found.items():
-        errors = {int(s): r for s, r in operation["responses"].items() if s[0] in "45"}
+        errors = {
+            int(s): r for s, r in operation["responses"].items() if s[0] in "45" and s != "429"
+        }
         assert "default" not in operation["responses"], key
+        assert operation["responses"]["429"] == {"$ref": TOO_MANY}, key
         assert set(errors) == DECLARED[key], key
         for status, response in errors.items():
             assert response["content"] == {PROBLEM: {"schema": {"$ref": PROBLEM_REF}}}, (
@@ -163,10 +167,10 @@ def test_flask_smorest_default_error_appears_nowhere(spec: dict[str, Any]) -> No
     assert "DEFAULT_ERROR" not in text
     assert "UNPROCESSABLE_ENTITY" not in text
     assert "Default error response" not in text
-    assert not spec["components"].get("responses")
+    assert set(spec["components"]["responses"]) == {"TooManyRequests"}
     for key, operation in operations(spec).items():
         for status, response in operation["responses"].items():
-            if status[0] in "45":
+            if status[0] in "45" and status != "429":
                 assert "application/json" not in response.get("content", {}), (key, status)
 
 
@@ -187,7 +191,7 @@ def test_schema_errors_are_declared_as_the_400_they_are(
     assert refused.json["code"] == "invalid-request"
     for key, operation in operations(spec).items():
         if "requestBody" in operation or any(
-            p["in"] == "query" for p in operation.get("parameters", [])
+            p.get("in") == "query" for p in operation.get("parameters", [])
         ):
             assert "400" in operation["responses"], key
             assert "invalid-request" in operation["responses"]["400"]["description"], key
