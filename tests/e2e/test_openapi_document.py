@@ -1,0 +1,176 @@
+"""The OpenAPI document itself (issue 13, part 1; docs/api.md, "The typed OpenAPI document"):
+valid OpenAPI 3.1; typed from the games' contracts (``oneOf`` per game with a discriminator);
+and for every operation, including ones added later: an id, an example that is valid against
+its schema, problem+json errors, ``security`` where a token is read, the headers it takes and
+sends. An operation that forgets any of it fails here, by name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import jsonschema_rs
+import pytest
+from openapi_spec_validator import validate
+
+from api.errors import PROBLEM
+from application.contract import ledger_event_schemas
+from domain.registry import REGISTERED
+from tests.e2e.openapi_check import served_document
+from tests.e2e.openapi_examples import record_examples
+
+SCHEMAS = "#/components/schemas/"
+PARAMETERS = "#/components/parameters/"
+HEADERS = "#/components/headers/"
+METHODS = ("get", "post", "put", "patch", "delete")
+
+
+@pytest.fixture(scope="module")
+def document() -> dict[str, Any]:
+    return served_document()
+
+
+def operations(document: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    return [
+        (method, path, item[method])
+        for path, item in document["paths"].items()
+        for method in METHODS
+        if method in item
+    ]
+
+
+def validator(document: dict[str, Any], schema: dict[str, Any]) -> Any:
+    """A JSON Schema 2020-12 validator of ``schema``, its references into the document."""
+    return jsonschema_rs.validator_for(
+        {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "components": document["components"],
+            "allOf": [schema],
+        }
+    )
+
+
+def parameter_refs(operation: dict[str, Any]) -> set[str]:
+    return {p["$ref"] for p in operation.get("parameters", []) if "$ref" in p}
+
+
+def test_the_document_is_valid_openapi_3_1(document: dict[str, Any]) -> None:
+    assert document["openapi"] == "3.1.0"
+    validate(document)
+
+
+def test_game_data_is_one_of_each_games_types(document: dict[str, Any]) -> None:
+    schemas = document["components"]["schemas"]
+    games = {rules.name: rules for rules in REGISTERED}
+    for name in ("GameView", "CreatedGame", "LegalMoves", "EventPage"):
+        union = schemas[name]
+        assert union["discriminator"]["propertyName"] == "game", name
+        mapping = union["discriminator"]["mapping"]
+        assert set(mapping) == set(games), name
+        assert [v["$ref"] for v in union["oneOf"]] == list(mapping.values())
+        for game, target in mapping.items():
+            variant = schemas[target.removeprefix(SCHEMAS)]
+            assert variant["properties"]["game"]["const"] == game
+            assert variant["additionalProperties"] is False
+    ledger = set(ledger_event_schemas())
+    for game, rules in games.items():
+        prefix = game.capitalize()
+        event = schemas[f"{prefix}Event"]
+        assert event["discriminator"]["propertyName"] == "type"
+        assert set(event["discriminator"]["mapping"]) == set(rules.event_types) | ledger
+        view = schemas[f"{prefix}GameView"]["properties"]
+        assert view["state"] == {"$ref": f"{SCHEMAS}{prefix}View"}
+        assert schemas[f"{prefix}Outcome"]["properties"]["details"] == {
+            "$ref": f"{SCHEMAS}{prefix}OutcomeDetails"
+        }
+    moves = schemas["MoveRequest"]["properties"]["move"]["anyOf"][0]["oneOf"]
+    assert moves == [{"$ref": f"{SCHEMAS}{g.capitalize()}Move"} for g in games]
+    assert "Record" in schemas and len(schemas["Record"]["oneOf"]) == len(games)
+    assert "#/$defs/" not in str(schemas), "every pydantic $defs is lifted into the components"
+
+
+def test_every_operation_has_an_id_and_examples(document: dict[str, Any]) -> None:
+    ids = [operation.get("operationId") for _, _, operation in operations(document)]
+    assert None not in ids and len(set(ids)) == len(ids)
+    for method, path, operation in operations(document):
+        key = (method, path)
+        successes = {s: r for s, r in operation["responses"].items() if s.startswith("2")}
+        assert successes, key
+        for response in successes.values():
+            assert "example" in response["content"]["application/json"], (key, "response")
+        if "requestBody" in operation:
+            assert "example" in operation["requestBody"]["content"]["application/json"], key
+
+
+def test_every_example_is_valid_against_its_schema(document: dict[str, Any]) -> None:
+    checked = 0
+    for method, path, operation in operations(document):
+        media = [
+            content
+            for response in operation["responses"].values()
+            for content in response.get("content", {}).values()
+        ]
+        media += list(operation.get("requestBody", {}).get("content", {}).values())
+        for content in media:
+            if "example" in content:
+                errors = [
+                    f"{e.instance_path}: {e.message[:200]}"
+                    for e in validator(document, content["schema"]).iter_errors(content["example"])
+                ]
+                assert not errors, (method, path, errors[:3])
+                checked += 1
+    problem = document["components"]["schemas"]["Problem"]
+    for example in problem["examples"]:
+        validator(document, {"$ref": SCHEMAS + "Problem"}).validate(example)
+    assert checked >= len(operations(document))
+
+
+def test_errors_security_and_headers_are_declared(document: dict[str, Any]) -> None:
+    schemes = document["components"]["securitySchemes"]
+    assert schemes["seatToken"] == {"type": "http", "scheme": "bearer"}
+    assert document["components"]["responses"]["TooManyRequests"]["headers"] == {
+        "Retry-After": {"$ref": HEADERS + "Retry-After"}
+    }
+    for method, path, operation in operations(document):
+        key = (method, path)
+        responses = operation["responses"]
+        for status, response in responses.items():
+            if status == "429":
+                assert response == {"$ref": "#/components/responses/TooManyRequests"}, key
+            elif status[0] in "45":
+                assert response["content"] == {PROBLEM: {"schema": {"$ref": SCHEMAS + "Problem"}}}
+        unauthorised = responses.get("401", {}).get("description", "")
+        if "'token-required'" in unauthorised:
+            assert operation["security"] == [{"seatToken": []}], key
+        elif unauthorised:
+            assert operation["security"] == [{}, {"seatToken": []}], key
+        else:
+            assert "security" not in operation, key
+        refs = parameter_refs(operation)
+        if method == "post":
+            assert PARAMETERS + "IdempotencyKey" in refs, key
+        assert (PARAMETERS + "IfMatch" in refs) == ("428" in responses), key
+        assert (PARAMETERS + "IfNoneMatch" in refs) == ("304" in responses), key
+        for status, response in responses.items():
+            if status == "201":
+                assert response["headers"]["Location"] == {"$ref": HEADERS + "Location"}, key
+            if status == "304":
+                assert response["headers"]["ETag"] == {"$ref": HEADERS + "ETag"}, key
+                assert "content" not in response
+
+
+def test_the_examples_are_recorded_from_a_real_game(
+    document: dict[str, Any], tmp_path: Path
+) -> None:
+    """The recorder still plays (python -m tests.e2e.openapi_examples) and covers every
+    operation; what it records is valid against the document."""
+    fresh = record_examples(tmp_path)
+    by_id = {operation["operationId"]: operation for _, _, operation in operations(document)}
+    assert set(fresh) - {"problem"} == set(by_id)
+    for name, example in fresh.items():
+        if name == "problem":
+            continue
+        operation = by_id[name]
+        status = next(s for s in operation["responses"] if s.startswith("2"))
+        schema = operation["responses"][status]["content"]["application/json"]["schema"]
+        validator(document, schema).validate(example["response"])
