@@ -158,8 +158,45 @@ class Components:
         defs: dict[str, Any] = body.pop("$defs", {})
         names = {d: d if d.startswith(prefix) and prefix != "Ledger" else prefix + d for d in defs}
         for definition, schema_of in defs.items():
-            self.add(names[definition], _relinked(schema_of, names))
-        return self.add(name, _relinked(body, names))
+            self.add(names[definition], _named(_relinked(schema_of, names), names[definition]))
+        return self.add(name, _named(_relinked(body, names), name))
+
+
+_NAME_MAPS = frozenset({"properties", "patternProperties", "$defs", "dependentSchemas"})
+"""Keywords whose value maps names (not keywords) to schemas."""
+
+
+def _named(schema: Schema, name: str) -> Schema:
+    """``schema`` titled with its component's name and no other title: code generators name
+    classes after titles, and pydantic's (``PlayerView`` in two games, ``Undo``...) would
+    clash."""
+    return {"title": name, **_untitled(schema)}
+
+
+def _untitled(node: Any, names: bool = False) -> Any:
+    """``node`` without ``title`` keywords (a property named ``title`` stays), and each
+    branch of a union that is one constant written as an ``enum`` of one value (the same
+    schema; openapi-python-client 0.29 reads a ``const`` branch without trying the others)."""
+    if isinstance(node, list):
+        return [_untitled(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    found = {
+        key: _untitled(value, key in _NAME_MAPS and not names)
+        for key, value in node.items()
+        if names or key != "title"
+    }
+    if not names:
+        for union in ("anyOf", "oneOf"):
+            if union in found:
+                found[union] = [_enumerated(branch) for branch in found[union]]
+    return found
+
+
+def _enumerated(branch: Any) -> Any:
+    if isinstance(branch, dict) and "const" in branch:
+        return {**{k: v for k, v in branch.items() if k != "const"}, "enum": [branch["const"]]}
+    return branch
 
 
 def _relinked(node: Any, names: Mapping[str, str]) -> Any:
@@ -267,7 +304,7 @@ def _typed_schemas(schemas: dict[str, Any]) -> None:
         del schemas[name]
     move_request = schemas["MoveRequest"]
     move_request["properties"]["move"] = {
-        **nullable({"oneOf": [ref(m) for m in moves]}),
+        "oneOf": [*(ref(m) for m in moves), {"type": "null"}],
         "description": "The move in its JSON form: one of the path's game's moves",
     }
 

@@ -83,8 +83,8 @@ def test_game_data_is_one_of_each_games_types(document: dict[str, Any]) -> None:
         assert schemas[f"{prefix}Outcome"]["properties"]["details"] == {
             "$ref": f"{SCHEMAS}{prefix}OutcomeDetails"
         }
-    moves = schemas["MoveRequest"]["properties"]["move"]["anyOf"][0]["oneOf"]
-    assert moves == [{"$ref": f"{SCHEMAS}{g.capitalize()}Move"} for g in games]
+    moves = schemas["MoveRequest"]["properties"]["move"]["oneOf"]
+    assert moves[:-1] == [{"$ref": f"{SCHEMAS}{g.capitalize()}Move"} for g in games]
     assert "Record" in schemas and len(schemas["Record"]["oneOf"]) == len(games)
     assert "#/$defs/" not in str(schemas), "every pydantic $defs is lifted into the components"
 
