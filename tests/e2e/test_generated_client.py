@@ -37,9 +37,10 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
     folder = tmp_path_factory.mktemp("client")
     document = folder / "openapi.json"
     document.write_text(json.dumps(served_document()), encoding="utf-8")
+    command = [str(GENERATOR), "generate", "--path", str(document), "--meta", "none"]
+    command += ["--output-path", str(folder / PACKAGE)]
     done = subprocess.run(
-        [str(GENERATOR), "generate", "--path", str(document), "--meta", "none"]
-        + ["--output-path", str(folder / PACKAGE)],
+        command,
         capture_output=True,
         text=True,
         timeout=300,
