@@ -125,6 +125,63 @@ COMPONENT_PARAMETERS: dict[str, dict[str, Any]] = {
 }
 
 
+_SEAT_HEADER = {"header.Authorization": "Bearer {$response.body#/token}"}
+_SAME_SEAT = {
+    "path.game_id": "$request.path.game_id",
+    "header.Authorization": "$request.header.Authorization",
+}
+LINKS: dict[str, dict[str, dict[str, Any]]] = {
+    "create_game": {
+        "JoinGame": {
+            "operationId": "join_game",
+            "parameters": {"path.game_id": "$response.body#/id"},
+            "description": "Take a seat of the new game",
+        },
+        "GetGame": {
+            "operationId": "get_game",
+            "parameters": {"path.game_id": "$response.body#/id"},
+        },
+    },
+    "join_game": {
+        "JoinNext": {
+            "operationId": "join_game",
+            "parameters": {"path.game_id": "$response.body#/game_id"},
+            "description": "Take another seat of the same game",
+        },
+        "LegalMoves": {
+            "operationId": "legal_moves",
+            "parameters": {"path.game_id": "$response.body#/game_id", **_SEAT_HEADER},
+            "description": "The seat's legal moves, with the token it received",
+        },
+        "GetGame": {
+            "operationId": "get_game",
+            "parameters": {"path.game_id": "$response.body#/game_id", **_SEAT_HEADER},
+        },
+        "EventLog": {
+            "operationId": "event_log",
+            "parameters": {"path.game_id": "$response.body#/game_id", **_SEAT_HEADER},
+        },
+    },
+    "legal_moves": {
+        "MakeMove": {
+            "operationId": "make_move",
+            "parameters": _SAME_SEAT,
+            "requestBody": {
+                "move": "$response.body#/moves/0/move",
+                "expected_version": "$response.body#/version",
+            },
+            "description": "Make the first legal move, on the version it was listed for",
+        },
+    },
+    "make_move": {
+        "LegalMoves": {"operationId": "legal_moves", "parameters": _SAME_SEAT},
+        "GetGame": {"operationId": "get_game", "parameters": _SAME_SEAT},
+    },
+}
+"""How the answers of operations lead to others (OpenAPI links; the stateful fuzz test
+follows them: create → join → legal moves → move)."""
+
+
 def last_event_id() -> dict[str, Any]:
     """The ``Last-Event-ID`` header parameter, for a stream operation's declaration:
     ``@blp.doc(parameters=[openapi.last_event_id()])``."""
@@ -302,6 +359,7 @@ def _typed_schemas(schemas: dict[str, Any]) -> None:
         schemas[name] = one_of(found, None if name == "Record" else "game")
     for name in set(_BASES) - set(_VARIANTS):  # only the variants refer to them now
         del schemas[name]
+    schemas["CreateGameRequest"]["properties"]["game"]["enum"] = [r.name for r in REGISTERED]
     move_request = schemas["MoveRequest"]
     move_request["properties"]["move"] = {
         "oneOf": [*(ref(m) for m in moves), {"type": "null"}],
@@ -422,6 +480,9 @@ def _finish_operation(
         if status == "201":
             headers["Location"] = ref(HEADERS + "Location")
     responses["429"] = ref(RESPONSES + "TooManyRequests")
+    for status, response in responses.items():
+        if status.startswith("2") and name in LINKS:
+            response["links"] = copy.deepcopy(LINKS[name])
     if not parameters:
         del operation["parameters"]
     example = examples.get(name, {})
