@@ -3,8 +3,8 @@ docs/api.md, "Errors"): schemathesis generates requests from the document, valid
 no answer may be a 5xx, a refusal must be a problem its operation declares, its body
 valid against the declared schema, and an answer that is not a refusal must be what the typed
 document declares (status, content type, headers, body). Half the cases aim at a real game
-with a real seat token, so the requests reach the use cases and the rules, not only the 404 of an unknown
-id; a refused request (4xx) must leave that game as it was.
+with a real seat token, so the requests reach the use cases and the rules, not only the 404
+of an unknown id; a refused request (4xx) must leave that game as it was.
 
 Bounded: a fixed number of examples per operation, derandomised, so CI time is steady."""
 
