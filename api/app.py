@@ -4,11 +4,12 @@ generated from the marshmallow schemas at /api/v1/openapi.json, a browsable docs
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import flask_swagger_ui
 from flask import Flask, json, redirect, send_from_directory
 from flask_cors import CORS
-from swagger_ui_bundle import swagger_ui_path
 from werkzeug.wrappers import Response
 
 from api import errors, requests
@@ -20,6 +21,8 @@ from infrastructure.container import Services, build_services
 
 API_VERSION = "1.0.0"
 SWAGGER_ASSETS = "/api/v1/docs/assets"
+SWAGGER_UI = Path(flask_swagger_ui.__file__).parent / "dist"
+"""Swagger UI 5's files (flask-swagger-ui ships them): it renders OpenAPI 3.1."""
 
 
 def create_app(services: Services | None = None, *, follow: bool | None = None) -> Flask:
@@ -84,9 +87,9 @@ def _health(services: Services) -> Response:
 
 
 def _swagger_asset(filename: str) -> Response:
-    """Swagger UI's files, served from the swagger-ui-bundle package: the docs page needs no
-    network."""
-    return send_from_directory(swagger_ui_path, filename)
+    """Swagger UI's files, served from the flask-swagger-ui package (only its files are used):
+    the docs page needs no network."""
+    return send_from_directory(SWAGGER_UI, filename)
 
 
 def _vary_on_authorization(response: Response) -> Response:
