@@ -81,7 +81,8 @@ def test_a_generated_client_plays_a_whole_game_of_azul(generated: ModuleType, se
     anonymous = generated.Client(base_url=server, raise_on_unexpected_status=True)
 
     created = part(generated, "api.games.create_game").sync(
-        client=anonymous, body=models.CreateGameRequest(game="azul", players=2)
+        client=anonymous,
+        body=models.CreateGameRequest(game=models.CreateGameRequestGame("azul"), players=2),
     )
     assert isinstance(created, models.AzulCreatedGame)
     game_id = created.id
