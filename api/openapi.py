@@ -487,10 +487,12 @@ def _finish_operation(
         del operation["parameters"]
     example = examples.get(name, {})
     if "request" in example and "requestBody" in operation:
-        operation["requestBody"]["content"]["application/json"]["example"] = example["request"]
+        for media in operation["requestBody"]["content"].values():
+            media["example"] = example["request"]
     for status, response in responses.items():
         if status.startswith("2") and "response" in example:
-            response["content"]["application/json"]["example"] = example["response"]
+            for media in response.get("content", {}).values():
+                media["example"] = example["response"]
 
 
 @cache
