@@ -3,7 +3,8 @@ docs/api.md, "The typed OpenAPI document"): ``openapi-python-client`` writes a P
 from the served document, with no warning; the test imports it and plays Azul to the end
 against a real gunicorn server, every answer parsed into the generated typed models — the
 game's own view, legal moves, moves, events and outcome — and the errors too (404, 409, 422
-parsed into the Problem model, not ``parsed=None``)."""
+parsed into the Problem model, not ``parsed=None``); and reads Carcassonne and Risk, each in
+its own types."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ pytestmark = pytest.mark.slow
 GENERATOR = Path(sys.executable).with_name("openapi-python-client")
 PACKAGE = "gameledger_generated_client"
 MAX_MOVES = 400
+SOME_MOVES = 30
 
 
 @pytest.fixture(scope="module")
@@ -152,3 +154,46 @@ def test_a_generated_client_plays_a_whole_game_of_azul(generated: ModuleType, se
     assert over.status_code == 422
     assert isinstance(over.parsed, models.Problem)
     assert over.parsed.status == 422 and over.parsed.code
+
+
+@pytest.mark.parametrize(("game", "players"), [("carcassonne", 3), ("risk", 3)])
+def test_the_generated_client_reads_every_game_in_its_own_types(
+    generated: ModuleType, server: str, game: str, players: int
+) -> None:
+    """The other games' first moves, each answer parsed into that game's variant (the
+    discriminator's ``game``): views, legal moves, event pages (a spectator's too, with Risk's
+    hidden cards) and records."""
+    models = part(generated, "models")
+    prefix = game.capitalize()
+    anonymous = generated.Client(base_url=server, raise_on_unexpected_status=True)
+    body = models.CreateGameRequest(game=models.CreateGameRequestGame(game), players=players)
+    created = part(generated, "api.games.create_game").sync(client=anonymous, body=body)
+    assert type(created).__name__ == f"{prefix}CreatedGame"
+    join = part(generated, "api.seats.join_game")
+    seats = [
+        generated.AuthenticatedClient(
+            base_url=server,
+            token=join.sync(created.id, client=anonymous, body=models.JoinRequest(name=n)).token,
+            raise_on_unexpected_status=True,
+        )
+        for n in ("Ann", "Bob", "Cid")[:players]
+    ]
+    get_game = part(generated, "api.games.get_game")
+    legal_moves = part(generated, "api.moves.legal_moves")
+    make_move = part(generated, "api.moves.make_move")
+    bot = random.Random(game)
+    for _ in range(SOME_MOVES):
+        view = get_game.sync(created.id, client=seats[0])
+        assert type(view).__name__ == f"{prefix}GameView"
+        assert type(view.state).__name__ == f"{prefix}View"
+        seat = seats[view.current_players[0]]
+        legal = legal_moves.sync(created.id, client=seat)
+        assert type(legal).__name__ == f"{prefix}LegalMoves"
+        move = bot.choice(legal.moves).move
+        body = models.MoveRequest(move=move, expected_version=legal.version)
+        assert isinstance(make_move.sync(created.id, client=seat, body=body), models.Played)
+    page = part(generated, "api.records.event_log").sync(created.id, client=anonymous, limit=500)
+    assert type(page).__name__ == f"{prefix}EventPage"
+    assert all(type(item).__name__.startswith(prefix) for item in page.items)
+    record = part(generated, "api.records.game_record").sync(created.id, client=anonymous)
+    assert type(record).__name__ == f"{prefix}Record"
