@@ -58,8 +58,16 @@ def create_app(services: Services | None = None, *, follow: bool | None = None) 
     CORS(
         app,
         resources={r"/api/*": {"origins": services.settings.cors_origins}},
-        expose_headers=["ETag", "Location"],
-        allow_headers=["Authorization", "Content-Type", "If-Match", "If-None-Match"],
+        # every header the OpenAPI document declares (api/openapi.py)
+        expose_headers=["ETag", "Location", "Retry-After"],
+        allow_headers=[
+            "Authorization",
+            "Content-Type",
+            "If-Match",
+            "If-None-Match",
+            "Idempotency-Key",
+            "Last-Event-ID",
+        ],
         methods=["GET", "POST", "OPTIONS"],
         always_send=False,  # CORS headers answer a browser's Origin, not every request
     )

@@ -256,4 +256,5 @@ def test_openapi_docs_and_cors(client: FlaskClient) -> None:
     assert preflight.headers["Access-Control-Allow-Origin"] in ("*", "https://front.example")
     got = client.get("/api/v1/games", headers={"Origin": "https://front.example"})
     assert "ETag" in got.headers.get("Access-Control-Expose-Headers", "")
+    assert "Retry-After" in got.headers.get("Access-Control-Expose-Headers", "")
     assert client.get("/api/v1/health").json == {"status": "ok"}

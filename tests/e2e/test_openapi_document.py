@@ -11,6 +11,7 @@ from typing import Any
 
 import jsonschema_rs
 import pytest
+from flask.testing import FlaskClient
 from openapi_spec_validator import validate
 
 from api.errors import PROBLEM
@@ -178,3 +179,27 @@ def test_the_examples_are_recorded_from_a_real_game(
         status = next(s for s in operation["responses"] if s.startswith("2"))
         schema = operation["responses"][status]["content"]["application/json"]["schema"]
         validator(document, schema).validate(example["response"])
+
+
+def test_a_browser_may_send_and_read_every_declared_header(
+    client: FlaskClient, document: dict[str, Any]
+) -> None:
+    """CORS allows each header parameter the document declares and exposes each response
+    header it declares, so a front end on another origin can use them all."""
+    sent = sorted(
+        p["name"] for p in document["components"]["parameters"].values() if p["in"] == "header"
+    )
+    preflight = client.options(
+        "/api/v1/games",
+        headers={
+            "Origin": "https://front.example",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": ", ".join(sent),
+        },
+    )
+    allowed = preflight.headers.get("Access-Control-Allow-Headers", "").lower()
+    assert all(name.lower() in allowed for name in sent), (sent, allowed)
+    got = client.get("/api/v1/games", headers={"Origin": "https://front.example"})
+    exposed = got.headers.get("Access-Control-Expose-Headers", "").lower()
+    for name in document["components"]["headers"]:
+        assert name.lower() in exposed, name
