@@ -145,6 +145,7 @@ def typed_schemas(schemas: dict[str, Any]) -> None:
         for kind, schema in ledger_event_schemas().items()
     }
     settings = SCHEMAS + "LedgerLedgerSettings"
+    analysis = copy.deepcopy(schemas["LedgerCreated"]["properties"]["analysis"])
     variants: dict[str, dict[str, str]] = {key: {} for key in _VARIANTS}
     moves: list[str] = []
     for rules in REGISTERED:
@@ -162,6 +163,7 @@ def typed_schemas(schemas: dict[str, Any]) -> None:
             "state": ref(view),
             "options": ref(options),
             "settings": ref(settings),
+            "analysis": analysis,
             "outcome": nullable(ref(outcome)),
         }
         for name in ("GameView", "CreatedGame"):
@@ -190,7 +192,7 @@ def typed_schemas(schemas: dict[str, Any]) -> None:
             prefix + "Record",
             closed(
                 base["Record"],
-                game=_record_game(const, options, settings),
+                game=_record_game(const, options, settings, analysis),
                 moves={"type": "array", "items": _RECORD_MOVE},
                 events=page_items,
                 outcome=nullable(ref(outcome)),
@@ -234,7 +236,7 @@ _RECORD_MOVE: Schema = {
 }
 
 
-def _record_game(const: Schema, options: str, settings: str) -> Schema:
+def _record_game(const: Schema, options: str, settings: str, analysis: Schema) -> Schema:
     return {
         "type": "object",
         "properties": {
@@ -244,7 +246,7 @@ def _record_game(const: Schema, options: str, settings: str) -> Schema:
             "players": {"type": "integer"},
             "options": ref(options),
             "settings": ref(settings),
-            "analysis": {"type": ["object", "null"]},
+            "analysis": analysis,
             "created_at": {"type": "string"},
         },
         "required": [

@@ -6,6 +6,7 @@ sends. An operation that forgets any of it fails here, by name."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -203,3 +204,65 @@ def test_a_browser_may_send_and_read_every_declared_header(
     exposed = got.headers.get("Access-Control-Expose-Headers", "").lower()
     for name in document["components"]["headers"]:
         assert name.lower() in exposed, name
+
+
+def _evaluated(expression: Any, request: dict[str, Any], answer: Any) -> Any:
+    """An OpenAPI runtime expression (``$response.body#/id``, ``$request.path.game_id``,
+    ``$request.header.Authorization``, or embedded in text: ``Bearer {$response.body#/token}``)
+    evaluated on one call."""
+    if isinstance(expression, dict):
+        return {key: _evaluated(value, request, answer) for key, value in expression.items()}
+    if not isinstance(expression, str):
+        return expression
+    if "{$" in expression:
+        return re.sub(
+            r"\{(\$[^}]+)\}", lambda m: str(_evaluated(m[1], request, answer)), expression
+        )
+    if expression.startswith("$response.body#"):
+        found: Any = answer.json
+        for part in expression.removeprefix("$response.body#/").split("/"):
+            found = found[int(part)] if isinstance(found, list) else found[part]
+        return found
+    if expression.startswith("$request.path."):
+        return request["path"][expression.removeprefix("$request.path.")]
+    if expression.startswith("$request.header."):
+        return request["headers"][expression.removeprefix("$request.header.")]
+    return expression
+
+
+def test_the_links_lead_from_a_new_game_to_a_move(
+    client: FlaskClient, document: dict[str, Any]
+) -> None:
+    """Following the document's links alone: create → join → join (the game starts) → the
+    current seat's legal moves → its first legal move is made."""
+    by_id = {op["operationId"]: (method, path) for method, path, op in operations(document)}
+
+    def call(name: str, path_values: dict[str, str], headers: dict[str, str], body: Any) -> Any:
+        method, path = by_id[name]
+        url = path.format(**path_values)
+        answer = client.open(url, method=method.upper(), json=body, headers=headers)
+        assert answer.status_code < 300, (name, answer.json)
+        return {"path": path_values, "headers": headers}, answer
+
+    def follow(
+        name: str, status: str, link: str, request: Any, answer: Any, *, body: Any = None
+    ) -> Any:
+        method, path = by_id[name]
+        found = document["paths"][path][method]["responses"][status]["links"][link]
+        values = {k: _evaluated(v, request, answer) for k, v in found["parameters"].items()}
+        path_values = {k.removeprefix("path."): v for k, v in values.items() if k[:5] == "path."}
+        headers = {k.removeprefix("header."): v for k, v in values.items() if k[:7] == "header."}
+        if "requestBody" in found:
+            body = _evaluated(found["requestBody"], request, answer)
+        return found["operationId"], call(found["operationId"], path_values, headers, body)
+
+    request, created = call("create_game", {}, {}, {"game": "azul", "players": 2})
+    target, first = follow("create_game", "201", "JoinGame", request, created, body={"name": "A"})
+    assert target == "join_game"
+    _, (request, joined) = follow("join_game", "201", "JoinNext", *first, body={"name": "B"})
+    mover = client.get(f"/api/v1/games/{created.json['id']}").json["current_players"][0]
+    seat = first if first[1].json["seat"] == mover else (request, joined)
+    _, (request, legal) = follow("join_game", "201", "LegalMoves", *seat)
+    assert legal.json["moves"]
+    target, (_, played) = follow("legal_moves", "200", "MakeMove", request, legal)
+    assert target == "make_move" and played.json["version"] > legal.json["version"]
