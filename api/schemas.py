@@ -37,6 +37,13 @@ class CreateGameRequest(Schema):
         metadata={"description": "Game options, fixed at creation"},
     )
     settings = fields.Nested(LedgerSettingsSchema, load_default=dict)
+    private = StrictBoolean(
+        load_default=False,
+        metadata={
+            "description": "A private game: not in the games list, its seats taken only with "
+            "the join secret the creator receives (docs/api.md, 'Lobby')"
+        },
+    )
 
 
 class UndoRequest(Schema):
@@ -105,6 +112,11 @@ class JoinRequest(Schema):
         maximum=MAX_SEATS - 1,
         metadata={"description": "Seat wanted; the first free one if omitted"},
     )
+    secret = fields.String(
+        load_default=None,
+        validate=validate.Length(min=1, max=256),
+        metadata={"description": "A private game's join secret (docs/api.md, 'Lobby')"},
+    )
 
 
 class MoveRequest(Schema):
@@ -139,7 +151,8 @@ class EventsQuery(Schema):
 
 class ListQuery(Schema):
     status = fields.String(
-        load_default=None, validate=validate.OneOf(["waiting", "active", "finished"])
+        load_default=None,
+        validate=validate.OneOf(["waiting", "active", "finished", "aborted", "expired"]),
     )
     game = fields.String(load_default=None, validate=[validate.Length(max=64), PLAIN_TEXT])
     limit = QueryInteger(load_default=50, minimum=1, maximum=200)
@@ -154,6 +167,14 @@ class SeatSchema(Schema):
     seat = fields.Integer()
     name = fields.String(allow_none=True)
     joined = fields.Boolean()
+    resigned = fields.Boolean(metadata={"description": "The seat resigned (docs/api.md, Lobby)"})
+
+
+class LobbySchema(Schema):
+    private = fields.Boolean()
+    resigned = fields.List(fields.Integer(), metadata={"description": "In resignation order"})
+    rematch_of = fields.String(allow_none=True)
+    rematch = fields.String(allow_none=True, metadata={"description": "The rematch's id"})
 
 
 class GameRowSchema(Schema):
@@ -212,11 +233,18 @@ class GameViewSchema(Schema):
     updated_at = fields.String()
     state = fields.Dict(metadata={"description": "The game's own view for this viewer"})
     outcome = fields.Nested(OutcomeSchema, allow_none=True)
+    lobby = fields.Nested(LobbySchema)
 
 
 class CreatedGameSchema(GameViewSchema):
     arbiter_token = fields.String(
         allow_none=True, metadata={"description": "Tournament games: the arbiter's secret token"}
+    )
+    creator_token = fields.String(
+        metadata={"description": "Secret, shown once: aborts the game before it starts"}
+    )
+    join_secret = fields.String(
+        allow_none=True, metadata={"description": "Private games: the seats' join secret, once"}
     )
 
 
@@ -342,3 +370,20 @@ class RecordSchema(Schema):
     events = fields.List(fields.Nested(EventSchema))
     chain_head = fields.String()
     outcome = fields.Dict(allow_none=True)
+
+
+class LobbyCommand(Schema):
+    expected_version = StrictInteger(
+        minimum=1,
+        load_default=None,
+        metadata={"description": "The version decided on; optional (docs/api.md, 'Lobby')"},
+    )
+
+
+class RematchSchema(Schema):
+    game_id = fields.String(metadata={"description": "The rematch"})
+    rematch_of = fields.String(metadata={"description": "The finished game it replays"})
+    creator_token = fields.String(
+        allow_none=True,
+        metadata={"description": "Secret, to the caller who made the rematch only (once)"},
+    )

@@ -155,6 +155,9 @@ class Settings:
     """Parts of the event store (docs/operations.md, "Shards")."""
     shard_postgres: tuple[tuple[int, PostgresSettings], ...] = ()
     """The parts whose events live in another PostgreSQL database than ``postgres``'s."""
+    lobby_expiry_seconds: int = 7 * 24 * 3600
+    """A game still waiting for players this long after its creation expires (0: never;
+    docs/operations.md, "Lobby expiry")."""
     auto_upgrade: bool = True
     """Servers and runners bring the store's schema up to date when they start (under the
     schema lock, docs/operations.md, "Schema"); ``False``: they refuse a store whose schema is
@@ -203,6 +206,7 @@ class Settings:
             game_cache_mb = float(get("GAME_CACHE_MB", "64"))
             max_body_bytes = int(get("MAX_BODY_BYTES", str(256 * 1024)))
             max_json_depth = int(get("MAX_JSON_DEPTH", "32"))
+            lobby_expiry_seconds = int(get("LOBBY_EXPIRY_SECONDS", str(7 * 24 * 3600)))
         except ValueError as error:
             raise ConfigurationError(
                 f"A numeric GAMELEDGER_ setting is not a number: {error}"
@@ -212,6 +216,8 @@ class Settings:
                 "GAMELEDGER_MAX_BODY_BYTES must be at least 1024 and "
                 "GAMELEDGER_MAX_JSON_DEPTH from 2 to 500."
             )
+        if lobby_expiry_seconds < 0:
+            raise ConfigurationError("GAMELEDGER_LOBBY_EXPIRY_SECONDS must not be negative.")
         if game_cache_mb < 0:
             raise ConfigurationError("GAMELEDGER_GAME_CACHE_MB must not be negative.")
         if postgres.pool_size < 1 or postgres.max_overflow < 0:
@@ -241,6 +247,7 @@ class Settings:
             game_cache_mb=game_cache_mb,
             max_body_bytes=max_body_bytes,
             max_json_depth=max_json_depth,
+            lobby_expiry_seconds=lobby_expiry_seconds,
             auto_upgrade=auto_upgrade == "yes",
             shards=shards,
             shard_postgres=shard_postgres,
