@@ -14,6 +14,7 @@ from datetime import datetime
 from uuid import UUID
 
 from application.errors import Conflict, InvalidToken, NotFound
+from application.projections.games_list import GameRow
 from application.service import GameLedger, Joined, Played, new_token
 from domain.errors import SeatUnavailable
 from domain.game import Game
@@ -74,6 +75,12 @@ def abort(
         game.abort()
 
     return ledger.games.command(game_id, expected_version, call_off)[0]
+
+
+def waiting_games(rows: Iterable[GameRow]) -> list[UUID]:
+    """The games of the games list still waiting for players (the sweeper's candidates; a
+    private game, not listed, expires when it is next joined)."""
+    return [UUID(row.game_id) for row in rows if row.status == "waiting"]
 
 
 def expire_due(

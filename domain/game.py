@@ -92,9 +92,24 @@ class Game(Aggregate):
         arbiter_sha256: str
         analysis: dict[str, Any] | None
         prelude: list[list[Any]]
-        # Lobby fields (issue 13, part 4), present only when given: ``private`` and
-        # ``rematch_of`` are public; the creator's and the join secret's digests and a
-        # rematch's ``claims`` (its seats' old token digests) are secret.
+        # The lobby's fields (issue 13, part 4): ``private`` and ``rematch_of`` are public
+        # and shown only when set, so a game without them has the Created event it always
+        # had; the creator's and the join secret's digests and a rematch's ``claims`` (its
+        # seats' token digests in the game it replays) are secret.
+        private: bool = False
+        rematch_of: str = ""
+        creator_sha256: str = ""
+        join_sha256: str = ""
+        claims: list[str] | None = None
+
+        def public_data(self) -> dict[str, Any]:
+            """The data the log shows and the chain hashes: the lobby's public fields only
+            when set."""
+            shown = super().public_data()
+            for name in _OPTIONAL_CREATED:
+                if not shown.get(name):
+                    shown.pop(name, None)
+            return shown
 
     class Snapshot(LibrarySnapshot):
         """The game at a version, its state written by the rules' ``state_to_json`` and its
@@ -661,6 +676,9 @@ class Game(Aggregate):
             event_class = played_event_class(self.game, domain_event.type)
             self._trigger(event_class, data=domain_event.data)
 
+
+_OPTIONAL_CREATED = ("private", "rematch_of")
+"""The public fields of ``Created`` shown only when set."""
 
 _LOBBY_DEFAULTS: dict[str, Any] = {
     "resigned": [],
