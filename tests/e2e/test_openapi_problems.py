@@ -54,6 +54,13 @@ BLUEPRINTS = {
         ("GET", "/api/v1/games/<game_id>/events"),
         ("GET", "/api/v1/games/<game_id>/record"),
     },
+    "lobby": {
+        ("POST", "/api/v1/games/<game_id>/leave"),
+        ("POST", "/api/v1/games/<game_id>/resign"),
+        ("POST", "/api/v1/games/<game_id>/abort"),
+        ("POST", "/api/v1/games/<game_id>/rematch"),
+        ("POST", "/api/v1/games/<game_id>/claim"),
+    },
 }
 """Each resource's blueprint (named after its module in api/resources/) and its routes."""
 
@@ -65,7 +72,7 @@ DECLARED = {
     ("get", "/api/v1/games"): {400},
     ("post", "/api/v1/games"): BODY | {404, 422},
     ("get", "/api/v1/games/{game_id}"): {400, 401, 403, 404},
-    ("post", "/api/v1/games/{game_id}/seats"): BODY | {404, 409},
+    ("post", "/api/v1/games/{game_id}/seats"): BODY | {403, 404, 409},
     ("get", "/api/v1/games/{game_id}/legal-moves"): {401, 403, 404},
     ("post", "/api/v1/games/{game_id}/moves"): COMMAND,
     ("get", "/api/v1/games/{game_id}/turns"): {400, 401, 403, 404},
@@ -76,6 +83,11 @@ DECLARED = {
     ("post", "/api/v1/games/{game_id}/forks"): BODY | {401, 403, 404, 409},
     ("get", "/api/v1/games/{game_id}/events"): {400, 401, 403, 404},
     ("get", "/api/v1/games/{game_id}/record"): {401, 403, 404},
+    ("post", "/api/v1/games/{game_id}/leave"): BODY | {401, 403, 404, 409},
+    ("post", "/api/v1/games/{game_id}/resign"): BODY | {401, 403, 404, 409, 422},
+    ("post", "/api/v1/games/{game_id}/abort"): BODY | {401, 403, 404, 409},
+    ("post", "/api/v1/games/{game_id}/rematch"): {401, 403, 404, 409},
+    ("post", "/api/v1/games/{game_id}/claim"): {401, 403, 404, 409},
 }
 """The problem statuses each operation declares (docs/api.md, "Errors": which and why).
 GET /game-types reads nothing from the request, so it has nothing to refuse."""
