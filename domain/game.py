@@ -102,14 +102,15 @@ class Game(Aggregate):
         join_sha256: str = ""
         claims: list[str] | None = None
 
-        def public_data(self) -> dict[str, Any]:
-            """The data the log shows and the chain hashes: the lobby's public fields only
-            when set."""
-            shown = super().public_data()
-            for name in _OPTIONAL_CREATED:
-                if not shown.get(name):
-                    shown.pop(name, None)
-            return shown
+        def __post_init__(self) -> None:
+            """Keep only the lobby's fields that are set: a game without them stores, shows
+            and hashes the very ``Created`` event it always did (tests/integration/
+            test_stored_shape.py); an unset one reads as its class default."""
+            super().__post_init__()
+            state = vars(self)
+            for name in _LOBBY_CREATED:
+                if name in state and not state[name]:
+                    del state[name]
 
     class Snapshot(LibrarySnapshot):
         """The game at a version, its state written by the rules' ``state_to_json`` and its
@@ -127,6 +128,9 @@ class Game(Aggregate):
             state = dict(taken.state)
             state["state"] = game.rules.state_to_json(game.state)
             state["line"] = game.line.trimmed(game.version).to_json()
+            for name, default in _LOBBY_DEFAULTS.items():  # as before the lobby, when unset
+                if state.get(name) == default:
+                    del state[name]
             return cls(
                 originator_id=taken.originator_id,
                 originator_version=taken.originator_version,
@@ -677,8 +681,8 @@ class Game(Aggregate):
             self._trigger(event_class, data=domain_event.data)
 
 
-_OPTIONAL_CREATED = ("private", "rematch_of")
-"""The public fields of ``Created`` shown only when set."""
+_LOBBY_CREATED = ("private", "rematch_of", "creator_sha256", "join_sha256", "claims")
+"""The lobby's fields of ``Created``, kept only when set."""
 
 _LOBBY_DEFAULTS: dict[str, Any] = {
     "resigned": [],
