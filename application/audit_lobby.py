@@ -65,6 +65,13 @@ def check_open(referee: LobbyReferee, item: dict[str, Any]) -> None:
         )
 
 
+def check_undo(referee: LobbyReferee, item: dict[str, Any]) -> None:
+    """A player's undo request (or undo at once) after a seat resigned: refused by the game
+    (:meth:`domain.game.Game.request_undo`)."""
+    if referee.resigned:
+        raise Discrepancy("a player's undo after a seat resigned", item["version"], item["type"])
+
+
 def seat_left(referee: LobbyReferee, index: int) -> int:
     """``SeatLeft``: a taken seat of a game still waiting is free again."""
     item = referee.events[index]

@@ -93,6 +93,10 @@ class Referee:
             if handler is None:
                 raise self.stray(item)
             audit_lobby.check_open(self, item)
+            if item["type"] == "UndoRequested" or (
+                item["type"] == "TurnsUndone" and item["data"].get("by") == "player"
+            ):
+                audit_lobby.check_undo(self, item)
             index = handler(index)
         if self.hidden_from is not None:
             return

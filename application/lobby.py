@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from uuid import UUID
 
+from application.admission import ExpiryDue, expired_conflict
 from application.errors import Conflict, InvalidToken, NotFound
 from application.projections.games_list import GameRow
 from application.service import GameLedger, Joined, Played, new_token
 from domain.errors import SeatUnavailable
 from domain.game import Game
+from domain.lobby import expired
 from domain.randomness import commitment
 
 
@@ -155,9 +157,10 @@ def rematch(ledger: GameLedger, game_id: UUID, token: str) -> Rematched:
     return Rematched(rematch_id, creator)
 
 
-def claim(ledger: GameLedger, game_id: UUID, old_token: str) -> Joined:
+def claim(ledger: GameLedger, game_id: UUID, old_token: str, expiry_seconds: int = 0) -> Joined:
     """The holder of a seat's token in the game a rematch replays takes the same seat, under
-    the same name, with a new token (shown once); nobody else can take it."""
+    the same name, with a new token (shown once); nobody else can take it. A rematch waiting
+    past ``expiry_seconds`` (0: never) is expired now and refused, as a join is."""
     with ledger.games.reading(game_id) as game:
         origin = game.rematch_of
     if not origin:
@@ -168,13 +171,20 @@ def claim(ledger: GameLedger, game_id: UUID, old_token: str) -> Joined:
         assert held is not None
         name = held["name"]
     token = new_token()
+    now = datetime.now(UTC)
 
     def take(game: Game) -> None:
+        if not game.closed and expired(game.created_on, now, expiry_seconds):
+            raise ExpiryDue
         if game.claims[seat] != commitment(old_token):
             raise InvalidToken("invalid-token", "That token held no seat in the replayed game.")
         if game.seats[seat] is not None:
             raise SeatUnavailable("seat-taken", f"Seat {seat} is already claimed.")
         game.join(seat, name, commitment(token))
 
-    saved = ledger.games.command(game_id, None, take)[0]
+    try:
+        saved = ledger.games.command(game_id, None, take)[0]
+    except ExpiryDue:
+        ledger.expire(game_id, expiry_seconds, now)
+        raise expired_conflict(game_id) from None
     return Joined(seat=seat, token=token, version=saved.version)

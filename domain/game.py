@@ -610,7 +610,12 @@ class Game(Aggregate):
     def request_undo(self, seat: int, turns: int = 1) -> None:
         """A player asks to take back the last ``turns`` turns of the line of play, the
         first of them their own: :func:`domain.undo.request_undo` decides whether it is a
-        request to other seats or takes effect at once (docs/audit.md, "Undo")."""
+        request to other seats or takes effect at once (docs/audit.md, "Undo"). Once a seat
+        has resigned, players undo nothing (its bot cannot consent; docs/api.md, "Lobby")."""
+        if self.resigned:
+            raise undo.UndoRefused(
+                "undo-not-allowed", "A seat has resigned: turns are no longer taken back."
+            )
         decided = undo.request_undo(self._undo_table(), seat, turns)
         if isinstance(decided, undo.Request):
             self._trigger(Game.UndoRequested, **decided.data())

@@ -108,7 +108,12 @@ def rematch_game(game_id: str) -> Answer:
 def claim_seat(game_id: str) -> Answer:
     """Take your seat of a rematch with your token of the game it replays: same seat, same
     name, a new token (shown once)."""
-    joined = lobby.claim(services().app, game_uuid(game_id), required_token())
+    joined = lobby.claim(
+        services().app,
+        game_uuid(game_id),
+        required_token(),
+        services().settings.lobby_expiry_seconds,
+    )
     answer = {
         "game_id": game_id,
         "seat": joined.seat,

@@ -15,6 +15,7 @@ from application.records import event_log, export_record
 from application.service import GameLedger
 from application.verification import verify_record
 from domain.errors import GameNotReady, IllegalMove, SeatUnavailable
+from domain.undo import UndoRefused
 from infrastructure.container import Services
 from tests.helpers import Table, start_game
 
@@ -260,3 +261,26 @@ def test_only_a_finished_casual_game_has_a_rematch() -> None:
     assert refused.value.code == "game-not-finished"
     with pytest.raises(InvalidToken):
         lobby.rematch(table.app, table.game_id, "nobody")
+
+
+def test_no_player_undo_once_a_seat_resigned() -> None:
+    app = GameLedger()
+    game_id = app.create_game("azul", 3, seed="undo", settings={"undo": "free"})
+    tokens = [app.join(game_id, f"p{n}").token for n in range(3)]
+    table = Table(app, game_id, tokens)
+    table.step()
+    lobby.resign(app, game_id, tokens[2])
+    with pytest.raises(UndoRefused) as refused:
+        app.request_undo(game_id, tokens[0])
+    assert refused.value.code == "undo-not-allowed"
+
+
+def test_a_claim_after_the_expiry_expires_the_rematch() -> None:
+    table = start_game(GameLedger())
+    table.play_out()
+    made = lobby.rematch(table.app, table.game_id, table.tokens[0])
+    time.sleep(1.01)
+    with pytest.raises(Conflict) as refused:
+        lobby.claim(table.app, made.game_id, table.tokens[0], expiry_seconds=1)
+    assert refused.value.code == "game-expired"
+    assert types(table.app, made.game_id) == ["Created", "GameExpired"]
