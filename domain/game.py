@@ -545,6 +545,8 @@ class Game(Aggregate):
     def play_resigned(self) -> None:
         """While the game runs and a resigned seat may act, the bot moves for it, its choice
         drawn from the seed and the version (:func:`domain.lobby.bot_random`)."""
+        if not self.resigned:
+            return
         for _ in range(lobby.BOT_MOVES_PER_COMMAND):
             if self.finished or self.undo_request is not None:
                 return

@@ -19,6 +19,7 @@ blp = Blueprint("seats", __name__, url_prefix=PREFIX, description="Taking a seat
     problems.BODY,
     problems.GAME,
     Failure(403, "join-secret-required", "invalid-join-secret"),
+    Failure(422, "not-plain-text"),
     Failure(
         409,
         "seat-taken",

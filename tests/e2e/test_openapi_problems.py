@@ -72,7 +72,7 @@ DECLARED = {
     ("get", "/api/v1/games"): {400},
     ("post", "/api/v1/games"): BODY | {404, 422},
     ("get", "/api/v1/games/{game_id}"): {400, 401, 403, 404},
-    ("post", "/api/v1/games/{game_id}/seats"): BODY | {403, 404, 409},
+    ("post", "/api/v1/games/{game_id}/seats"): BODY | {403, 404, 409, 422},
     ("get", "/api/v1/games/{game_id}/legal-moves"): {401, 403, 404},
     ("post", "/api/v1/games/{game_id}/moves"): COMMAND,
     ("get", "/api/v1/games/{game_id}/turns"): {400, 401, 403, 404},
