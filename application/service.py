@@ -257,7 +257,7 @@ class GameLedger:
         waiting (docs/api.md, "Lobby"); whether it was expired now. Safe to repeat."""
 
         def due(game: Game) -> bool:
-            if game.closed or game.started or game.has_prelude:
+            if game.closed or game.started:
                 return False
             if not expired(game.created_on, now, expiry_seconds):
                 return False

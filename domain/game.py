@@ -524,7 +524,7 @@ class Game(Aggregate):
         """The seat's holder leaves before the game starts: the seat is free again, the
         token dead."""
         self._check_open()
-        if self.started or self.has_prelude:
+        if self.started:
             raise GameNotReady("game-started", "The game has started: resign instead.")
         self._trigger(Game.SeatLeft, seat=seat)
 
@@ -561,14 +561,14 @@ class Game(Aggregate):
     def abort(self) -> None:
         """The creator calls off a game that has not started."""
         self._check_open()
-        if self.started or self.has_prelude:
+        if self.started:
             raise GameNotReady("game-started", "The game has started: it cannot be aborted.")
         self._trigger(Game.GameAborted, by="creator")
 
     def expire(self, after_seconds: int) -> None:
         """A waiting game expires (the caller checked its age, :func:`domain.lobby.expired`)."""
         self._check_open()
-        if self.started or self.has_prelude:
+        if self.started:
             raise GameNotReady("game-started", "The game has started: it does not expire.")
         self._trigger(Game.GameExpired, after_seconds=after_seconds)
 

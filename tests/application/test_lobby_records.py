@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from application import lobby
-from application.records import export_record
+from application.records import export_record, import_record
 from application.service import GameLedger
 from application.verification import verify_record
 from tests.application.test_verification import first, insert, rehash
@@ -118,3 +118,19 @@ def test_an_event_after_an_abort_is_caught() -> None:
     report = verify_record(rehash(record))
     assert not report.ok and report.event_type == "SeatJoined"
     assert report.discrepancy is not None and "aborted" in report.discrepancy
+
+
+def test_a_resigned_and_rematched_game_imports_as_itself() -> None:
+    app = GameLedger()
+    game_id = app.create_game("azul", 3, seed="lobby-import")
+    tokens = [app.join(game_id, f"p{n}").token for n in range(3)]
+    lobby.resign(app, game_id, tokens[1])
+    Table(app, game_id, tokens).play_out()
+    lobby.rematch(app, game_id, tokens[0])
+    record = export_record(app, game_id)
+    other = GameLedger()
+    assert import_record(other, record) == game_id
+    view = other.view(game_id)
+    assert view["outcome"] == record["outcome"] and view["lobby"]["resigned"] == [1]
+    assert view["lobby"]["rematch"] == app.view(game_id)["lobby"]["rematch"]
+    assert export_record(other, game_id) == record
