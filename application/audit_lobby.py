@@ -107,7 +107,8 @@ def game_aborted(referee: LobbyReferee, index: int) -> int:
     data = referee.data(item)
     _waiting(referee, item, "an abort")
     if data["by"] != "creator":
-        raise Discrepancy(f"data.by is {show(data['by'])}, not 'creator'", item["version"])
+        why = f"data.by is {show(data['by'])}, not 'creator'"
+        raise Discrepancy(why, item["version"], item["type"])
     referee.closed = "aborted"
     return index + 1
 

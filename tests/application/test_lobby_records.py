@@ -134,3 +134,37 @@ def test_a_resigned_and_rematched_game_imports_as_itself() -> None:
     assert view["outcome"] == record["outcome"] and view["lobby"]["resigned"] == [1]
     assert view["lobby"]["rematch"] == app.view(game_id)["lobby"]["rematch"]
     assert export_record(other, game_id) == record
+
+
+def test_a_forged_rematch_of_a_running_game_is_caught() -> None:
+    table = start_game(GameLedger())
+    table.step()
+    record = export_record(table.app, table.game_id)
+    insert(record, len(record["events"]), "RematchCreated", {"rematch": str(table.game_id)})
+    report = verify_record(rehash(record))
+    assert not report.ok and report.event_type == "RematchCreated"
+    assert report.discrepancy is not None and "not ended" in report.discrepancy
+
+
+def test_an_abort_by_anyone_but_the_creator_is_caught() -> None:
+    app = GameLedger()
+    opened = app.open_game("azul", 2)
+    lobby.abort(app, opened.game_id, opened.creator_token)
+    record = export_record(app, opened.game_id)
+    first(record, "GameAborted")["data"]["by"] = "seat 0"
+    report = verify_record(rehash(record))
+    assert not report.ok and report.event_type == "GameAborted"
+
+
+def test_a_move_after_an_end_by_resignation_is_caught() -> None:
+    app = GameLedger()
+    game_id = app.create_game("azul", 2, seed="after-end")
+    tokens = [app.join(game_id, f"p{n}").token for n in range(2)]
+    legal = app.legal_moves(game_id, tokens[0])["moves"][0]
+    lobby.resign(app, game_id, tokens[1])
+    record = export_record(app, game_id)
+    data = {"seat": 0, "move": legal["move"], "notation": legal["notation"]}
+    insert(record, len(record["events"]), "MoveMade", data)
+    report = verify_record(rehash(record))
+    assert not report.ok and report.event_type == "MoveMade"
+    assert report.discrepancy is not None and "resignation" in report.discrepancy
