@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from uuid import UUID
 
+from eventsourcing.persistence import IntegrityError
+
 from application.admission import ExpiryDue, expired_conflict
 from application.errors import Conflict, InvalidToken, NotFound
 from application.projections.games_list import GameRow
@@ -151,7 +153,7 @@ def rematch(ledger: GameLedger, game_id: UUID, token: str) -> Rematched:
             lobby_fields=lobby_fields,
             game_id=rematch_id,
         )
-    except Exception:
+    except IntegrityError:
         with ledger.games.reading(rematch_id):  # made meanwhile by another call
             return Rematched(rematch_id, None)
     return Rematched(rematch_id, creator)

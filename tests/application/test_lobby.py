@@ -4,6 +4,7 @@ abort, expiry, private games, rematch and claim — each a ledger event, on ever
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from uuid import UUID
 
@@ -16,7 +17,8 @@ from application.service import GameLedger
 from application.verification import verify_record
 from domain.errors import GameNotReady, IllegalMove, SeatUnavailable
 from domain.undo import UndoRefused
-from infrastructure.container import Services
+from infrastructure.config import Settings
+from infrastructure.container import Services, build_services
 from tests.helpers import Table, start_game
 
 
@@ -284,3 +286,41 @@ def test_a_claim_after_the_expiry_expires_the_rematch() -> None:
         lobby.claim(table.app, made.game_id, table.tokens[0], expiry_seconds=1)
     assert refused.value.code == "game-expired"
     assert types(table.app, made.game_id) == ["Created", "GameExpired"]
+
+
+def test_concurrent_rematch_requests_make_one_game(services: Services) -> None:
+    table = start_game(services.app)
+    table.play_out()
+    with ThreadPoolExecutor(4) as pool:
+        made = list(
+            pool.map(
+                lambda n: lobby.rematch(services.app, table.game_id, table.tokens[n % 2]), range(8)
+            )
+        )
+    assert len({m.game_id for m in made}) == 1
+    assert sum(m.creator_token is not None for m in made) == 1
+    assert types(services.app, table.game_id).count("RematchCreated") == 1
+
+
+def test_two_processes_asking_for_a_rematch_make_one_game(
+    services: Services, settings: Settings
+) -> None:
+    """Two services on one store (as two server processes): no shared lock, one rematch."""
+    if settings.store == "memory":
+        pytest.skip("the memory store is not shared between services")
+    other = build_services(settings)
+    try:
+        table = start_game(services.app)
+        table.play_out()
+        apps = [services.app, other.app]
+        with ThreadPoolExecutor(4) as pool:
+            made = list(
+                pool.map(
+                    lambda n: lobby.rematch(apps[n % 2], table.game_id, table.tokens[n % 2]),
+                    range(8),
+                )
+            )
+        assert len({m.game_id for m in made}) == 1
+        assert sum(m.creator_token is not None for m in made) == 1
+    finally:
+        other.close()
