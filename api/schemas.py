@@ -370,20 +370,3 @@ class RecordSchema(Schema):
     events = fields.List(fields.Nested(EventSchema))
     chain_head = fields.String()
     outcome = fields.Dict(allow_none=True)
-
-
-class LobbyCommand(Schema):
-    expected_version = StrictInteger(
-        minimum=1,
-        load_default=None,
-        metadata={"description": "The version decided on; optional (docs/api.md, 'Lobby')"},
-    )
-
-
-class RematchSchema(Schema):
-    game_id = fields.String(metadata={"description": "The rematch"})
-    rematch_of = fields.String(metadata={"description": "The finished game it replays"})
-    creator_token = fields.String(
-        allow_none=True,
-        metadata={"description": "Secret, to the caller who made the rematch only (once)"},
-    )

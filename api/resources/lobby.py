@@ -7,15 +7,35 @@ from __future__ import annotations
 
 from typing import Any
 
+from marshmallow import Schema, fields
 from werkzeug.wrappers import Response
 
 from api import problems, schemas
+from api.fields import StrictInteger
 from api.problems import Failure
 from api.requests import Blueprint, game_uuid, required_token
 from api.resources.common import PREFIX, Answer, game_location, played_answer, services, with_etag
 from application import lobby
 
 blp = Blueprint("lobby", __name__, url_prefix=PREFIX, description="The lobby verbs")
+
+
+class LobbyCommand(Schema):
+    expected_version = StrictInteger(
+        minimum=1,
+        load_default=None,
+        metadata={"description": "The version decided on; optional (docs/api.md, 'Lobby')"},
+    )
+
+
+class RematchSchema(Schema):
+    game_id = fields.String(metadata={"description": "The rematch"})
+    rematch_of = fields.String(metadata={"description": "The finished game it replays"})
+    creator_token = fields.String(
+        allow_none=True,
+        metadata={"description": "Secret, to the caller who made the rematch only (once)"},
+    )
+
 
 _COMMAND = (
     problems.BODY,
@@ -27,7 +47,7 @@ _COMMAND = (
 
 
 @blp.route("/games/<game_id>/leave", methods=["POST"])
-@blp.arguments(schemas.LobbyCommand())
+@blp.arguments(LobbyCommand())
 @blp.response(200, schemas.PlayedSchema)
 @blp.problems(*_COMMAND, Failure(409, "game-started", "game-aborted", "game-expired"))
 def leave_game(body: dict[str, Any], game_id: str) -> Response:
@@ -40,7 +60,7 @@ def leave_game(body: dict[str, Any], game_id: str) -> Response:
 
 
 @blp.route("/games/<game_id>/resign", methods=["POST"])
-@blp.arguments(schemas.LobbyCommand())
+@blp.arguments(LobbyCommand())
 @blp.response(200, schemas.PlayedSchema)
 @blp.problems(
     *_COMMAND,
@@ -58,7 +78,7 @@ def resign_game(body: dict[str, Any], game_id: str) -> Response:
 
 
 @blp.route("/games/<game_id>/abort", methods=["POST"])
-@blp.arguments(schemas.LobbyCommand())
+@blp.arguments(LobbyCommand())
 @blp.response(200, schemas.PlayedSchema)
 @blp.problems(*_COMMAND, Failure(409, "game-started", "game-aborted", "game-expired"))
 def abort_game(body: dict[str, Any], game_id: str) -> Response:
@@ -71,7 +91,7 @@ def abort_game(body: dict[str, Any], game_id: str) -> Response:
 
 
 @blp.route("/games/<game_id>/rematch", methods=["POST"])
-@blp.response(201, schemas.RematchSchema)
+@blp.response(201, RematchSchema)
 @blp.problems(
     problems.SEAT,
     problems.GAME,
