@@ -54,6 +54,10 @@ BLUEPRINTS = {
         ("GET", "/api/v1/games/<game_id>/events"),
         ("GET", "/api/v1/games/<game_id>/record"),
     },
+    "rendering": {
+        ("GET", "/api/v1/game-types/carcassonne/tiles"),
+        ("GET", "/api/v1/game-types/risk/map"),
+    },
 }
 """Each resource's blueprint (named after its module in api/resources/) and its routes."""
 
@@ -76,9 +80,12 @@ DECLARED = {
     ("post", "/api/v1/games/{game_id}/forks"): BODY | {401, 403, 404, 409},
     ("get", "/api/v1/games/{game_id}/events"): {400, 401, 403, 404},
     ("get", "/api/v1/games/{game_id}/record"): {401, 403, 404},
+    ("get", "/api/v1/game-types/carcassonne/tiles"): set(),
+    ("get", "/api/v1/game-types/risk/map"): set(),
 }
 """The problem statuses each operation declares (docs/api.md, "Errors": which and why).
-GET /game-types reads nothing from the request, so it has nothing to refuse."""
+GET /game-types and the rendering data read nothing from the request, so they have nothing
+to refuse."""
 
 
 @pytest.fixture
