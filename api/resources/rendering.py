@@ -15,7 +15,7 @@ from werkzeug.wrappers import Response
 from api.rendering_schemas import RiskMapSchema, TileCatalogueSchema
 from api.requests import Blueprint
 from api.resources.common import PREFIX
-from application.rendering import Cacheable, carcassonne_tiles, risk_world_map
+from application.rendering import Cacheable, carcassonne_tiles_document, risk_map_document
 
 blp = Blueprint(
     "rendering", __name__, url_prefix=PREFIX, description="Data for renderers: tiles, maps"
@@ -54,7 +54,7 @@ def get_carcassonne_tiles() -> Response:
     """Every Carcassonne tile type, base game and expansion: edges, segments with the edges
     or half-edges they touch, follower spots, bridges, rotation, and each option set's deck
     (docs/api.md, "Rendering data")."""
-    return cached_answer(carcassonne_tiles())
+    return cached_answer(carcassonne_tiles_document())
 
 
 @blp.route("/game-types/risk/map", methods=["GET"])
@@ -64,4 +64,4 @@ def get_risk_map() -> Response:
     """The Risk map of both rulesets: territories with their centres on a canvas, continents
     with their members and bonuses, every border (sea crossings marked) (docs/api.md,
     "Rendering data")."""
-    return cached_answer(risk_world_map())
+    return cached_answer(risk_map_document())

@@ -36,12 +36,12 @@ def cacheable(document: object) -> Cacheable:
 
 
 @cache
-def carcassonne_tiles() -> Cacheable:
+def carcassonne_tiles_document() -> Cacheable:
     """The Carcassonne tile catalogue, serialised once."""
     return cacheable(tile_catalogue())
 
 
 @cache
-def risk_world_map() -> Cacheable:
+def risk_map_document() -> Cacheable:
     """The Risk map, serialised once."""
     return cacheable(risk_map())
