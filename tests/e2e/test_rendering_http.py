@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 
 from api.rendering_schemas import RiskMapSchema, TileCatalogueSchema
 from api.resources.rendering import MAX_AGE
+from domain.registry import games
 from infrastructure.container import Services
 from tests.e2e.conftest import bearer, seeded_game
 from tests.e2e.test_openapi_problems import resolved
@@ -127,3 +128,30 @@ def test_a_client_draws_every_tile_and_follower_of_a_view_from_the_catalogue(
         segments.update({b["segment"]["id"]: b["segment"] for b in kind["bridges"]})
         assert segments[follower["segment"]]["follower"] == follower["role"], follower
     assert bridges, "the game laid a bridge"
+
+
+def test_game_types_are_typed_in_the_document_and_match_the_rules(client: FlaskClient) -> None:
+    """Each game's options, player range per option set and rules version (issue 13, part
+    5) are in ``GET /game-types``, every member declared and typed in the OpenAPI document."""
+    spec = client.get("/api/v1/openapi.json").json
+    operation = spec["paths"]["/api/v1/game-types"]["get"]
+    schema = json_schema(
+        resolved(spec, operation["responses"]["200"]["content"]["application/json"]["schema"])
+    )
+    item = schema["items"]
+    assert set(item["required"]) == set(item["properties"])
+    option = item["properties"]["options"]["items"]
+    assert set(option["required"]) == set(option["properties"])
+    assert option["properties"]["type"]["enum"] == ["string", "integer", "boolean", "array"]
+    assert "anyOf" in option["properties"]["default"]
+    served = client.get("/api/v1/game-types").json
+    validator = jsonschema_rs.validator_for(schema)
+    errors = [f"{e.instance_path}: {e.message}" for e in validator.iter_errors(served)]
+    assert not errors, errors[:3]
+    for entry in served:
+        rules = games()[entry["name"]]
+        assert entry["rules_version"] == rules.rules_version
+        assert [r["options"] for r in entry["player_ranges"]] == [
+            r.options for r in rules.player_ranges
+        ]
+        assert [o["name"] for o in entry["options"]] == [o.name for o in rules.options_info]
