@@ -47,7 +47,7 @@ the centre, where an arc between two edge midpoints passes)."""
 EXCEPTIONS: Final[dict[tuple[str, str], Point]] = {
     ("A", "f0"): (0.2, 0.25),
     ("B", "f0"): (0.2, 0.25),
-    ("D", "r0"): (0.2, 0.55),
+    ("D", "r0"): (0.2, 0.5),
     ("F", "c0"): (0.2, 0.5),
     ("G", "c0"): (0.2, 0.5),
     ("D", "f0"): (0.5, 0.36),
