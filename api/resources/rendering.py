@@ -7,7 +7,7 @@ an ``If-None-Match`` that names the tag (``application.rendering``)."""
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from flask import request
 from werkzeug.wrappers import Response
@@ -16,6 +16,8 @@ from api.rendering_schemas import RiskMapSchema, TileCatalogueSchema
 from api.requests import Blueprint
 from api.resources.common import PREFIX
 from application.rendering import Cacheable, carcassonne_tiles_document, risk_map_document
+from application.rendering.carcassonne_tiles import tile_catalogue
+from application.rendering.risk_map import risk_map
 
 blp = Blueprint(
     "rendering", __name__, url_prefix=PREFIX, description="Data for renderers: tiles, maps"
@@ -37,6 +39,25 @@ HEADERS: Final = {
 NOT_MODIFIED: Final = "If-None-Match named the current ETag: no body"
 
 
+def tiles_example() -> dict[str, Any]:
+    """The catalogue with only the start tile's type (D) and a bridgeable one (U): the
+    OpenAPI document's example."""
+    document: dict[str, Any] = dict(tile_catalogue())
+    document["tiles"] = [t for t in document["tiles"] if t["id"] in ("D", "U")]
+    return document
+
+
+def map_example() -> dict[str, Any]:
+    """The map with Australia only (its territories and the borders between them): the
+    OpenAPI document's example."""
+    document: dict[str, Any] = dict(risk_map())
+    document["continents"] = [c for c in document["continents"] if c["id"] == "AU"]
+    names = set(document["continents"][0]["territories"])
+    document["territories"] = [t for t in document["territories"] if t["id"] in names]
+    document["borders"] = [b for b in document["borders"] if set(b["between"]) <= names]
+    return document
+
+
 def cached_answer(document: Cacheable) -> Response:
     """``document`` with its ``ETag`` and ``Cache-Control``; ``304 Not Modified`` without a
     body when ``If-None-Match`` names the tag (werkzeug's conditional response: RFC 9110's
@@ -48,7 +69,7 @@ def cached_answer(document: Cacheable) -> Response:
 
 
 @blp.route("/game-types/carcassonne/tiles", methods=["GET"])
-@blp.response(200, TileCatalogueSchema, headers=HEADERS)
+@blp.response(200, TileCatalogueSchema, headers=HEADERS, example=tiles_example())
 @blp.alt_response(304, description=NOT_MODIFIED, headers=HEADERS, success=True)
 def get_carcassonne_tiles() -> Response:
     """Every Carcassonne tile type, base game and expansion: edges, segments with the edges
@@ -58,7 +79,7 @@ def get_carcassonne_tiles() -> Response:
 
 
 @blp.route("/game-types/risk/map", methods=["GET"])
-@blp.response(200, RiskMapSchema, headers=HEADERS)
+@blp.response(200, RiskMapSchema, headers=HEADERS, example=map_example())
 @blp.alt_response(304, description=NOT_MODIFIED, headers=HEADERS, success=True)
 def get_risk_map() -> Response:
     """The Risk map of both rulesets: territories with their centres on a canvas, continents

@@ -155,3 +155,18 @@ def test_game_types_are_typed_in_the_document_and_match_the_rules(client: FlaskC
             r.options for r in rules.player_ranges
         ]
         assert [o["name"] for o in entry["options"]] == [o.name for o in rules.options_info]
+
+
+@pytest.mark.parametrize("path", [TILES, MAP])
+def test_the_documents_example_is_a_valid_part_of_the_document(
+    client: FlaskClient, path: str
+) -> None:
+    spec = client.get("/api/v1/openapi.json").json
+    content = spec["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]
+    example = content["example"]
+    schema = json_schema(resolved(spec, content["schema"]))
+    assert not list(jsonschema_rs.validator_for(schema).iter_errors(example))
+    body = client.get(path).json
+    for key in ("tiles", "territories", "borders", "continents"):
+        if key in example:
+            assert example[key] and all(item in body[key] for item in example[key])
