@@ -24,9 +24,8 @@ from __future__ import annotations
 import hashlib
 import math
 import time
-from collections.abc import Callable
 
-from flask import Flask, request
+from flask import Flask, g, request
 from flask_limiter import ApplicationLimit, HeaderNames, Limiter, RateLimitExceeded
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
@@ -48,15 +47,19 @@ _LIMITED_BLUEPRINTS = frozenset(blueprint.name for blueprint in BLUEPRINTS)
 
 def request_class() -> str | None:
     """The class of this request, or ``None`` when it is not limited (health, docs, CORS
-    preflights, paths that are no route)."""
-    if request.blueprint not in _LIMITED_BLUEPRINTS:
-        return None
-    if request.method in ("GET", "HEAD"):
-        return "reads"
-    if request.method == "POST":
-        rule = request.url_rule.rule if request.url_rule is not None else ""
-        return "creates" if rule in CREATES else "writes"
-    return None
+    preflights, paths that are no route); found once per request."""
+    if "rate_class" in g:
+        found: str | None = g.rate_class
+        return found
+    found = None
+    if request.blueprint in _LIMITED_BLUEPRINTS:
+        if request.method in ("GET", "HEAD"):
+            found = "reads"
+        elif request.method == "POST":
+            rule = request.url_rule.rule if request.url_rule is not None else ""
+            found = "creates" if rule in CREATES else "writes"
+    g.rate_class = found
+    return found
 
 
 def caller() -> str:
@@ -68,27 +71,25 @@ def caller() -> str:
     return "addr:" + (request.remote_addr or "unknown")
 
 
-def _not(kind: str) -> Callable[[], bool]:
-    return lambda: request_class() != kind
-
-
 def install(app: Flask, settings: Settings) -> Limiter:
     """Limit the app's requests as ``settings`` say (and trust the configured proxies)."""
     if settings.trusted_proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies)  # type: ignore[method-assign]
     limits = settings.rate_limits
+    of_class = {"reads": limits.reads, "writes": limits.writes, "creates": limits.creates}
     # Registered before the limiter's own hook, so it runs after it (Flask runs after-request
     # hooks last registered first).
     app.after_request(_drop_library_retry_after)
     limiter = Limiter(
         caller,
         app=app,
+        # One limit whose value and count (its scope) follow the request's class: a request
+        # is checked against one limit only.
         application_limits=[
-            ApplicationLimit(limit_provider=limit, scope=kind, exempt_when=_not(kind))
-            for kind, limit in (
-                ("reads", limits.reads),
-                ("writes", limits.writes),
-                ("creates", limits.creates),
+            ApplicationLimit(
+                limit_provider=lambda: of_class[request_class() or "reads"],
+                scope=lambda _: request_class() or "none",
+                exempt_when=lambda: request_class() is None,
             )
         ],
         headers_enabled=True,

@@ -30,8 +30,8 @@ REDIS = os.environ.get("GAMELEDGER_TEST_REDIS_URI", "redis://127.0.0.1:6379")
 
 @pytest.fixture
 def limited(tmp_path: Path) -> Iterator[Services]:
-    """The service on SQLite with two reads, two writes and one create per minute."""
-    limits = RateLimits(reads="2/minute", writes="2/minute", creates="1/minute")
+    """The service on SQLite with three reads, two writes and one create per minute."""
+    limits = RateLimits(reads="3/minute", writes="2/minute", creates="1/minute")
     settings = Settings(store="sqlite", sqlite_path=tmp_path / "limited.db", rate_limits=limits)
     built = build_services(settings)
     yield built
@@ -58,10 +58,10 @@ def assert_limited(answer: object) -> None:
 
 
 def test_reads_over_their_limit_are_429_with_retry_after(client: FlaskClient) -> None:
-    for _ in range(2):
+    for _ in range(3):
         answer = client.get("/api/v1/games")
         assert answer.status_code == 200
-        assert answer.headers["X-RateLimit-Limit"] == "2"
+        assert answer.headers["X-RateLimit-Limit"] == "3"
         assert "Retry-After" not in answer.headers
     assert_limited(client.get("/api/v1/games"))
     assert_limited(client.get("/api/v1/game-types"))  # one count for every read
@@ -80,11 +80,11 @@ def test_each_class_has_its_own_count(client: FlaskClient) -> None:
 
 def test_a_seat_token_has_its_own_count(client: FlaskClient) -> None:
     """A room behind one address: each seat is counted by its token, not by the address."""
-    for _ in range(2):
+    for _ in range(3):
         client.get("/api/v1/games")
     assert_limited(client.get("/api/v1/games"))
     for token in ("one", "two"):
-        for _ in range(2):
+        for _ in range(3):
             assert client.get("/api/v1/games", headers=bearer(token)).status_code == 200
         assert_limited(client.get("/api/v1/games", headers=bearer(token)))
 
@@ -107,11 +107,11 @@ def test_forwarded_for_counts_only_behind_a_trusted_proxy(limited: Services) -> 
     def addresses(client: FlaskClient) -> list[int]:
         return [
             client.get("/api/v1/games", headers={"X-Forwarded-For": f"10.0.0.{n}"}).status_code
-            for n in range(3)
+            for n in range(4)
         ]
 
-    assert addresses(client_of(limited)) == [200, 200, 429]  # one address: the connection's
-    assert addresses(client_of(limited, trusted_proxies=1)) == [200, 200, 200]
+    assert addresses(client_of(limited)) == [200, 200, 200, 429]  # the connection's address
+    assert addresses(client_of(limited, trusted_proxies=1)) == [200, 200, 200, 200]
 
 
 def test_limits_can_be_turned_off(limited: Services) -> None:
@@ -167,5 +167,6 @@ def test_two_instances_share_one_count_in_redis(limited: Services, redis_uri: st
     token = bearer(uuid.uuid4().hex)  # a count no other run shares
     assert first.get("/api/v1/games", headers=token).status_code == 200
     assert second.get("/api/v1/games", headers=token).status_code == 200
+    assert first.get("/api/v1/games", headers=token).status_code == 200
     assert_limited(first.get("/api/v1/games", headers=token))
     assert_limited(second.get("/api/v1/games", headers=token))
