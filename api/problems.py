@@ -163,6 +163,11 @@ IDEMPOTENCY_KEY_PARAMETER: dict[str, Any] = {
     "Keys are per caller (Authorization) and kept 24 h. Send a random UUID. docs/api.md, "
     "'Idempotency'.",
 }
+REPLAYED_HEADER: dict[str, Any] = {
+    "description": "'true' when this is the kept answer of an earlier request with the same "
+    "Idempotency-Key (absent otherwise)",
+    "schema": {"type": "string", "enum": ["true"]},
+}
 RETRY_AFTER_HEADER: dict[str, Any] = {
     "description": "Seconds to wait before retrying",
     "schema": {"type": "integer", "minimum": 1},
@@ -183,10 +188,13 @@ class CrossCuttingProblems(BasePlugin):
             if method not in ("get", "post"):
                 continue
             added: list[Failure] = [RATE_LIMITED]
+            responses = operation.setdefault("responses", {})
             if method == "post":
                 added += IDEMPOTENCY
                 operation.setdefault("parameters", []).append(IDEMPOTENCY_KEY_PARAMETER)
-            responses = operation.setdefault("responses", {})
+                for status, response in responses.items():
+                    if str(status).startswith("2"):
+                        response.setdefault("headers", {})["Idempotent-Replayed"] = REPLAYED_HEADER
             for failure in added:
                 _declare(responses, failure)
 

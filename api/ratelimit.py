@@ -95,6 +95,8 @@ def install(app: Flask, settings: Settings) -> Limiter:
         headers_enabled=True,
         header_name_mapping={HeaderNames.RETRY_AFTER: LIBRARY_RETRY_AFTER},
         storage_uri=limits.storage_uri,
+        # Redis down: count in this process's memory meanwhile rather than fail requests.
+        in_memory_fallback_enabled=not limits.storage_uri.startswith("memory://"),
         strategy="fixed-window",
         key_prefix="gameledger",
         enabled=limits.enabled,

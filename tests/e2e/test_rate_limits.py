@@ -170,3 +170,10 @@ def test_two_instances_share_one_count_in_redis(limited: Services, redis_uri: st
     assert first.get("/api/v1/games", headers=token).status_code == 200
     assert_limited(first.get("/api/v1/games", headers=token))
     assert_limited(second.get("/api/v1/games", headers=token))
+
+
+def test_an_unreachable_redis_falls_back_to_counting_in_memory(limited: Services) -> None:
+    """Redis down is no 500: each process counts on its own meanwhile."""
+    gone = dataclasses.replace(limited.settings.rate_limits, storage_uri="redis://127.0.0.1:1")
+    client = client_of(limited, rate_limits=gone)
+    assert [client.get("/api/v1/games").status_code for _ in range(4)] == [200, 200, 200, 429]
