@@ -6,7 +6,7 @@ true``.
 
 One pair of request hooks does it for every POST route, present and future (no route knows):
 
-* before the route: the key is checked (1 to 255 printable ASCII characters, else 400
+* before the route: the key is checked (16 to 255 printable ASCII characters, else 400
   ``invalid-idempotency-key``) and claimed in the table of keys (infrastructure/idempotency.py).
   A key already claimed with another request (path, query, ``If-Match`` or body — the body
   compared as JSON, so key order and spaces do not matter) is 422 ``idempotency-key-reused``;
@@ -45,6 +45,9 @@ from infrastructure.idempotency import IdempotencyStore
 
 HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"
+MIN_KEY_LENGTH = 16
+"""A key is a secret for anonymous commands (a join's answer holds a seat token): one too short
+to be unguessable is refused (a UUID has 36 characters)."""
 MAX_KEY_LENGTH = 255
 PREFIX = "/api/v1/"
 KEPT_STATUSES = frozenset({404, 422})
@@ -148,13 +151,14 @@ class Idempotency:
 
 
 def _valid_key(key: str) -> str:
-    """An ``Idempotency-Key``: 1 to 255 printable ASCII characters (a UUID v4 is what a
-    client should send)."""
-    if not 1 <= len(key) <= MAX_KEY_LENGTH or not all(" " < c <= "~" for c in key):
+    """An ``Idempotency-Key``: 16 to 255 printable ASCII characters without spaces (a UUID v4
+    is what a client should send)."""
+    if not MIN_KEY_LENGTH <= len(key) <= MAX_KEY_LENGTH or not all(" " < c <= "~" for c in key):
         raise ApiError(
             400,
             "invalid-idempotency-key",
-            f"Idempotency-Key must be 1 to {MAX_KEY_LENGTH} printable ASCII characters "
+            f"Idempotency-Key must be {MIN_KEY_LENGTH} to {MAX_KEY_LENGTH} printable ASCII "
+            "characters "
             "without spaces, such as a random UUID.",
         )
     return key

@@ -156,7 +156,7 @@ IDEMPOTENCY_KEY_PARAMETER: dict[str, Any] = {
     "in": "header",
     "name": "Idempotency-Key",
     "required": False,
-    "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[!-~]+$"},
+    "schema": {"type": "string", "minLength": 16, "maxLength": 255, "pattern": "^[!-~]+$"},
     "description": "Makes the command safe to retry: the same key with the same request "
     "answers the first answer again (marked 'Idempotent-Replayed: true'); with another request "
     "422 'idempotency-key-reused'; while the first still runs 409 'idempotency-key-in-use'. "

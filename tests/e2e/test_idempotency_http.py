@@ -156,7 +156,9 @@ def test_keys_are_per_caller(client: FlaskClient) -> None:
 
 
 @pytest.mark.parametrize(
-    "value", ["", "x" * 256, "two words", "caf\u00e9"], ids=["empty", "long", "space", "non-ascii"]
+    "value",
+    ["", "1", "x" * 15, "x" * 256, "two words and more", "caf\u00e9-" + "x" * 16],
+    ids=["empty", "guessable", "short", "long", "space", "non-ascii"],
 )
 def test_a_bad_key_is_400_and_changes_nothing(
     client: FlaskClient, services: Services, value: str
@@ -170,8 +172,9 @@ def test_a_bad_key_is_400_and_changes_nothing(
     assert games(client, services) == 0
 
 
-def test_a_key_of_255_characters_is_taken(client: FlaskClient) -> None:
-    sent = {HEADER: "k" * 255}
+@pytest.mark.parametrize("length", [16, 255])
+def test_keys_of_16_to_255_characters_are_taken(client: FlaskClient, length: int) -> None:
+    sent = {HEADER: "k" * length}
     first = client.post("/api/v1/games", json={"game": "azul", "players": 2}, headers=sent)
     assert_replayed(
         first, client.post("/api/v1/games", json={"game": "azul", "players": 2}, headers=sent)
@@ -259,7 +262,7 @@ def test_no_token_or_key_is_stored_in_clear(client: FlaskClient, services: Servi
 
 
 def test_gets_and_routes_that_do_not_exist_ignore_the_key(client: FlaskClient) -> None:
-    sent = {HEADER: ""}
+    sent = {HEADER: "1"}
     assert client.get("/api/v1/games", headers=sent).status_code == 200
     assert client.post("/api/v1/nowhere", json={}, headers=sent).status_code == 404
 
