@@ -123,20 +123,21 @@ class Idempotency:
 
     def after(self, response: Response) -> Response:
         """Keep the answer of the request that claimed its key, or release the key."""
-        claim: Claim | None = g.pop("idempotency", None)
+        claim: Claim | None = g.get("idempotency")
         if claim is None:
             return response
         status = response.status_code
         if response.is_streamed or not (200 <= status < 300 or status in KEPT_STATUSES):
             self.store.release(claim.key_id, claim.fingerprint)
-            return response
-        sealed = seal(claim, status, _kept_headers(response), response.get_data())
-        self.store.complete(claim.key_id, claim.fingerprint, sealed, time.time() + self.ttl)
+        else:
+            sealed = seal(claim, status, _kept_headers(response), response.get_data())
+            self.store.complete(claim.key_id, claim.fingerprint, sealed, time.time() + self.ttl)
+        g.pop("idempotency")  # done: only a failure above leaves it to the teardown
         return response
 
     def teardown(self, _: BaseException | None) -> None:
-        """A request that ended without an answer (an error no handler turned into one)
-        releases its key."""
+        """A request whose answer was not kept (an error no handler turned into an answer, a
+        failure while keeping it) releases its key."""
         claim: Claim | None = g.pop("idempotency", None)
         if claim is not None:
             self.store.release(claim.key_id, claim.fingerprint)

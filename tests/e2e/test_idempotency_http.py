@@ -297,3 +297,27 @@ def test_sqlite_keeps_keys_beside_the_event_store(sqlite_services: Services) -> 
         assert_replayed(first, again)
     finally:
         later.close()
+
+
+def test_any_post_route_takes_a_key_and_a_failure_is_not_kept(services: Services) -> None:
+    """A POST route added later gets the key with nothing of its own; a 500 releases the key,
+    so the retry runs again (here: succeeds)."""
+    app = create_app(services, follow=False)
+    calls: list[int] = []
+
+    def flaky() -> tuple[dict[str, int], int]:
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("a bug, once")
+        return {"calls": len(calls)}, 201
+
+    app.add_url_rule("/api/v1/flaky", "flaky", flaky, methods=["POST"])
+    client = app.test_client()
+    sent = key()
+    failed = client.post("/api/v1/flaky", json={}, headers=sent)
+    assert_problem(failed, 500, "internal-error")
+    done = client.post("/api/v1/flaky", json={}, headers=sent)
+    assert done.status_code == 201
+    assert REPLAYED not in done.headers
+    assert_replayed(done, client.post("/api/v1/flaky", json={}, headers=sent))
+    assert len(calls) == 2
