@@ -177,3 +177,21 @@ def test_an_unreachable_redis_falls_back_to_counting_in_memory(limited: Services
     gone = dataclasses.replace(limited.settings.rate_limits, storage_uri="redis://127.0.0.1:1")
     client = client_of(limited, rate_limits=gone)
     assert [client.get("/api/v1/games").status_code for _ in range(4)] == [200, 200, 200, 429]
+
+
+def test_browsers_may_send_a_key_and_read_the_limits(client: FlaskClient) -> None:
+    """CORS: Idempotency-Key may be sent; Retry-After, Idempotent-Replayed and the limits'
+    headers may be read."""
+    origin = {"Origin": "https://front.example"}
+    preflight = client.options(
+        "/api/v1/games",
+        headers={
+            **origin,
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "Idempotency-Key, Content-Type",
+        },
+    )
+    assert "idempotency-key" in preflight.headers["Access-Control-Allow-Headers"].lower()
+    exposed = client.get("/api/v1/games", headers=origin).headers["Access-Control-Expose-Headers"]
+    for name in ("Retry-After", "Idempotent-Replayed", "X-RateLimit-Limit", "X-RateLimit-Reset"):
+        assert name.lower() in exposed.lower()
