@@ -11,12 +11,14 @@ from flask_cors import CORS
 from swagger_ui_bundle import swagger_ui_path
 from werkzeug.wrappers import Response
 
-from api import errors, requests
+from api import errors, ratelimit, requests
+from api.idempotency import REPLAYED, Idempotency
 from api.problems import ProblemApi
 from api.requests import TurnNumber
 from api.resources import BLUEPRINTS
 from infrastructure.config import Settings
 from infrastructure.container import Services, build_services
+from infrastructure.idempotency import idempotency_store
 
 API_VERSION = "1.0.0"
 SWAGGER_ASSETS = "/api/v1/docs/assets"
@@ -47,6 +49,9 @@ def create_app(services: Services | None = None, *, follow: bool | None = None) 
     app.url_map.converters["turn"] = TurnNumber
     app.extensions["gameledger"] = services
     app.before_request(requests.require_json_body)
+    # Rate limits, then Idempotency-Key, on every route (api/ratelimit.py, api/idempotency.py).
+    ratelimit.install(app, services.settings)
+    Idempotency(idempotency_store(services.storage), services.settings).install(app)
     api = ProblemApi(app)
     api.register_converter(TurnNumber, TurnNumber.parameter_schema)
     for blueprint in BLUEPRINTS:
@@ -55,8 +60,14 @@ def create_app(services: Services | None = None, *, follow: bool | None = None) 
     CORS(
         app,
         resources={r"/api/*": {"origins": services.settings.cors_origins}},
-        expose_headers=["ETag", "Location"],
-        allow_headers=["Authorization", "Content-Type", "If-Match", "If-None-Match"],
+        expose_headers=["ETag", "Location", "Retry-After", REPLAYED, *ratelimit.HEADERS],
+        allow_headers=[
+            "Authorization",
+            "Content-Type",
+            "If-Match",
+            "If-None-Match",
+            "Idempotency-Key",
+        ],
         methods=["GET", "POST", "OPTIONS"],
         always_send=False,  # CORS headers answer a browser's Origin, not every request
     )
