@@ -17,7 +17,7 @@ from application.service import GameLedger
 from application.verification import verify_record
 from domain.errors import GameNotReady, IllegalMove, SeatUnavailable
 from domain.undo import UndoRefused
-from infrastructure.config import Settings
+from infrastructure.config import ConfigurationError, Settings
 from infrastructure.container import Services, build_services
 from tests.helpers import Table, start_game
 
@@ -324,3 +324,12 @@ def test_two_processes_asking_for_a_rematch_make_one_game(
         assert sum(m.creator_token is not None for m in made) == 1
     finally:
         other.close()
+
+
+def test_the_expiry_is_configured_by_the_environment() -> None:
+    assert Settings.from_env({}).lobby_expiry_seconds == 7 * 24 * 3600
+    found = Settings.from_env({"GAMELEDGER_LOBBY_EXPIRY_SECONDS": "0"})
+    assert found.lobby_expiry_seconds == 0
+    for bad in ("-1", "soon"):
+        with pytest.raises(ConfigurationError):
+            Settings.from_env({"GAMELEDGER_LOBBY_EXPIRY_SECONDS": bad})
