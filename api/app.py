@@ -12,12 +12,14 @@ from flask import Flask, json, redirect, send_from_directory
 from flask_cors import CORS
 from werkzeug.wrappers import Response
 
-from api import errors, requests
+from api import errors, ratelimit, requests
+from api.idempotency import REPLAYED, Idempotency
 from api.openapi import TypedApi
 from api.requests import TurnNumber
 from api.resources import BLUEPRINTS
 from infrastructure.config import Settings
 from infrastructure.container import Services, build_services
+from infrastructure.idempotency import idempotency_store
 
 API_VERSION = "1.0.0"
 SWAGGER_ASSETS = "/api/v1/docs/assets"
@@ -50,6 +52,9 @@ def create_app(services: Services | None = None, *, follow: bool | None = None) 
     app.url_map.converters["turn"] = TurnNumber
     app.extensions["gameledger"] = services
     app.before_request(requests.require_json_body)
+    # Rate limits, then Idempotency-Key, on every route (api/ratelimit.py, api/idempotency.py).
+    ratelimit.install(app, services.settings)
+    Idempotency(idempotency_store(services.storage), services.settings).install(app)
     api = TypedApi(app)
     api.register_converter(TurnNumber, TurnNumber.parameter_schema)
     for blueprint in BLUEPRINTS:
@@ -59,7 +64,7 @@ def create_app(services: Services | None = None, *, follow: bool | None = None) 
         app,
         resources={r"/api/*": {"origins": services.settings.cors_origins}},
         # every header the OpenAPI document declares (api/openapi.py)
-        expose_headers=["ETag", "Location", "Retry-After"],
+        expose_headers=["ETag", "Location", "Retry-After", REPLAYED, *ratelimit.HEADERS],
         allow_headers=[
             "Authorization",
             "Content-Type",

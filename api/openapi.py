@@ -6,8 +6,9 @@ flask-smorest writes the document from the marshmallow schemas of api/schemas.py
 * its game data typed from the games' contracts (:mod:`api.contract_schemas`: ``oneOf`` per
   game with a discriminator);
 * every operation gets its ``operationId`` (the view function's name), its ``security``
-  (derived from the 401 it declares), its header parameters and response headers, a 429
-  response, and the examples of api/openapi_examples.json, recorded from a real game.
+  (derived from the 401 it declares), its header parameters and response headers (429,
+  ``Idempotency-Key`` and ``Idempotent-Replayed`` are api/problems.py's), its links, and the
+  examples of api/openapi_examples.json, recorded from a real game.
 
 Operations added later are covered by the same rules; what cannot be derived (which answers
 carry an ``ETag``, which answer ``304``) is listed here, and tests/e2e/test_openapi_document.py
@@ -27,12 +28,10 @@ from typing import Any
 from flask import Flask, current_app
 from werkzeug.wrappers import Response
 
-from api.contract_schemas import SCHEMAS, ref, typed_schemas
-from api.errors import PROBLEM
+from api.contract_schemas import ref, typed_schemas
 from api.problems import ProblemApi
 
 PARAMETERS = "#/components/parameters/"
-RESPONSES = "#/components/responses/"
 HEADERS = "#/components/headers/"
 
 SEAT_TOKEN = "seatToken"
@@ -51,6 +50,10 @@ ETAG_OPERATIONS = frozenset(
         "fork_game",
         "event_log",
         "game_record",
+        "leave_game",
+        "resign_game",
+        "abort_game",
+        "claim_seat",
     }
 )
 """The operations whose successful answer carries the game's version as ``ETag``
@@ -72,11 +75,6 @@ COMPONENT_HEADERS: dict[str, dict[str, Any]] = {
         "required": True,
         "schema": {"type": "string"},
     },
-    "Retry-After": {
-        "description": "Seconds to wait before trying again",
-        "required": True,
-        "schema": {"type": "integer", "minimum": 0},
-    },
 }
 
 COMPONENT_PARAMETERS: dict[str, dict[str, Any]] = {
@@ -95,15 +93,6 @@ COMPONENT_PARAMETERS: dict[str, dict[str, Any]] = {
         "description": "The ETag of the answer the client holds: 304 Not Modified, no body, "
         "when the answer would be the same",
         "schema": {"type": "string", "maxLength": 1024},
-    },
-    "IdempotencyKey": {
-        "name": "Idempotency-Key",
-        "in": "header",
-        "required": False,
-        "description": "A key of the client's choosing: the same key with the same body "
-        "replays the stored answer, with another body it is refused (docs/api.md, "
-        "'Idempotency')",
-        "schema": {"type": "string", "minLength": 1, "maxLength": 255},
     },
     "LastEventId": {
         "name": "Last-Event-ID",
@@ -179,12 +168,11 @@ def last_event_id() -> dict[str, Any]:
     return {"$ref": PARAMETERS + "LastEventId"}
 
 
-def _too_many_requests() -> dict[str, Any]:
-    return {
-        "description": "Too Many Requests: 'rate-limited'; wait Retry-After seconds",
-        "headers": {"Retry-After": ref(HEADERS + "Retry-After")},
-        "content": {PROBLEM: {"schema": ref(SCHEMAS + "Problem")}},
-    }
+_RETRY_CONFLICT: dict[str, Any] = {
+    "description": "With 'idempotency-key-in-use' only: seconds to wait before retrying",
+    "required": False,
+    "schema": {"type": "integer", "minimum": 1},
+}
 
 
 def operation_ids(app: Flask) -> dict[tuple[str, str], str]:
@@ -219,16 +207,17 @@ def _finish_operation(
         operation["security"] = [{SEAT_TOKEN: []}]
     elif unauthorised:
         operation["security"] = [{}, {SEAT_TOKEN: []}]
-    if method == "post":
-        parameters.append(ref(PARAMETERS + "IdempotencyKey"))
+    if method == "post" and "409" in responses:  # 'idempotency-key-in-use' (api/idempotency.py)
+        responses["409"].setdefault("headers", {})["Retry-After"] = _RETRY_CONFLICT
     if "428" in responses:
         parameters.append(ref(PARAMETERS + "IfMatch"))
     if name in CONDITIONAL_OPERATIONS:
-        parameters.append(ref(PARAMETERS + "IfNoneMatch"))
         responses["304"] = {
             "description": "Not Modified: the version If-None-Match names; no body",
             "headers": {"ETag": ref(HEADERS + "ETag")},
         }
+    if "304" in responses:
+        parameters.append(ref(PARAMETERS + "IfNoneMatch"))
     for status, response in responses.items():
         if not status.startswith("2"):
             continue
@@ -237,7 +226,6 @@ def _finish_operation(
             headers["ETag"] = ref(HEADERS + "ETag")
         if status == "201":
             headers["Location"] = ref(HEADERS + "Location")
-    responses["429"] = ref(RESPONSES + "TooManyRequests")
     for status, response in responses.items():
         if status.startswith("2") and name in LINKS:
             response["links"] = copy.deepcopy(LINKS[name])
@@ -283,7 +271,6 @@ def complete(document: dict[str, Any], app: Flask) -> dict[str, Any]:
     schemas["Problem"]["examples"] = [examples()["problem"]]
     components.setdefault("headers", {}).update(copy.deepcopy(COMPONENT_HEADERS))
     components.setdefault("parameters", {}).update(copy.deepcopy(COMPONENT_PARAMETERS))
-    components.setdefault("responses", {})["TooManyRequests"] = _too_many_requests()
     names = operation_ids(app)
     for method, path, operation in _operations(found):
         _finish_operation(method, operation, names[(method, path)], examples())

@@ -1,12 +1,13 @@
 """The routes of ``/api/v1`` (docs/api.md, "Endpoints"), one flask-smorest blueprint per
-resource, each in its own module: games, seats, moves, turns, undo, forks, records. Each
-route is thin: it reads the request, calls one use case and shapes the answer; errors are
-raised and turned into problem+json by api/errors.py, and declared by api/problems.py."""
+resource, each in its own module: games, seats, moves, turns, undo, forks, records,
+rendering, lobby. Each route is thin: it reads the request, calls one use case and shapes the
+answer; errors are raised and turned into problem+json by api/errors.py, and declared by
+api/problems.py."""
 
 from __future__ import annotations
 
 from api.requests import Blueprint
-from api.resources import forks, games, moves, records, seats, turns, undo
+from api.resources import forks, games, lobby, moves, records, rendering, seats, turns, undo
 
 BLUEPRINTS: tuple[Blueprint, ...] = (
     games.blp,
@@ -16,5 +17,7 @@ BLUEPRINTS: tuple[Blueprint, ...] = (
     undo.blp,
     forks.blp,
     records.blp,
+    rendering.blp,
+    lobby.blp,
 )
 """Every blueprint, in the order the OpenAPI document lists their tags."""

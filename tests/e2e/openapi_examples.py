@@ -85,7 +85,28 @@ def _play(services: Any) -> dict[str, Any]:
     )
     found["problem"] = stale.json
     _arbiter(client, found, call)
+    _lobby(client, call)
     return _cut(found)
+
+
+def _lobby(client: Any, call: Any) -> None:
+    """The lobby verbs: leave and abort a waiting game; resign a game of two (which ends
+    it), play it again and claim a seat of the rematch."""
+    base = "/api/v1"
+    waiting = client.post(f"{base}/games", json={"game": "azul", "players": 2}).json
+    game = f"{base}/games/{waiting['id']}"
+    seat = client.post(f"{game}/seats", json={"name": "Ann"}).json
+    body = {"expected_version": seat["version"]}
+    left = call("leave_game", "POST", f"{game}/leave", body, token=seat["token"])
+    body = {"expected_version": left["version"]}
+    call("abort_game", "POST", f"{game}/abort", body, token=waiting["creator_token"])
+    created = client.post(f"{base}/games", json={"game": "azul", "players": 2}).json
+    game = f"{base}/games/{created['id']}"
+    tokens = [client.post(f"{game}/seats", json={"name": n}).json["token"] for n in ("Ann", "Bob")]
+    version = client.get(game).json["version"]
+    call("resign_game", "POST", f"{game}/resign", {"expected_version": version}, token=tokens[0])
+    again = call("rematch_game", "POST", f"{game}/rematch", token=tokens[1])
+    call("claim_seat", "POST", f"{base}/games/{again['game_id']}/claim", token=tokens[0])
 
 
 def _arbiter(client: Any, found: dict[str, Any], call: Any) -> None:

@@ -25,6 +25,12 @@ SCHEMAS = "#/components/schemas/"
 PARAMETERS = "#/components/parameters/"
 HEADERS = "#/components/headers/"
 METHODS = ("get", "post", "put", "patch", "delete")
+OWN_EXAMPLES = {"get_carcassonne_tiles", "get_risk_map"}
+"""Operations whose example their route declares (api/resources/rendering.py: a part of the
+whole document, chosen to show each kind of entry)."""
+SAFELISTED = {"cache-control", "content-language", "content-length", "content-type"}
+SAFELISTED |= {"expires", "last-modified", "pragma"}
+"""Response headers a browser always shows a script (CORS-safelisted)."""
 
 
 @pytest.fixture(scope="module")
@@ -134,16 +140,11 @@ def test_every_example_is_valid_against_its_schema(document: dict[str, Any]) -> 
 def test_errors_security_and_headers_are_declared(document: dict[str, Any]) -> None:
     schemes = document["components"]["securitySchemes"]
     assert schemes["seatToken"] == {"type": "http", "scheme": "bearer"}
-    assert document["components"]["responses"]["TooManyRequests"]["headers"] == {
-        "Retry-After": {"$ref": HEADERS + "Retry-After"}
-    }
     for method, path, operation in operations(document):
         key = (method, path)
         responses = operation["responses"]
         for status, response in responses.items():
-            if status == "429":
-                assert response == {"$ref": "#/components/responses/TooManyRequests"}, key
-            elif status[0] in "45":
+            if status[0] in "45":
                 assert response["content"] == {PROBLEM: {"schema": {"$ref": SCHEMAS + "Problem"}}}
         unauthorised = responses.get("401", {}).get("description", "")
         if "'token-required'" in unauthorised:
@@ -153,15 +154,17 @@ def test_errors_security_and_headers_are_declared(document: dict[str, Any]) -> N
         else:
             assert "security" not in operation, key
         refs = parameter_refs(operation)
+        headers = {p["name"] for p in operation.get("parameters", []) if p.get("in") == "header"}
+        assert "Retry-After" in responses["429"]["headers"], key
         if method == "post":
-            assert PARAMETERS + "IdempotencyKey" in refs, key
+            assert "Idempotency-Key" in headers, key
         assert (PARAMETERS + "IfMatch" in refs) == ("428" in responses), key
         assert (PARAMETERS + "IfNoneMatch" in refs) == ("304" in responses), key
         for status, response in responses.items():
             if status == "201":
                 assert response["headers"]["Location"] == {"$ref": HEADERS + "Location"}, key
             if status == "304":
-                assert response["headers"]["ETag"] == {"$ref": HEADERS + "ETag"}, key
+                assert "ETag" in response["headers"], key
                 assert "content" not in response
 
 
@@ -172,7 +175,7 @@ def test_the_examples_are_recorded_from_a_real_game(
     operation; what it records is valid against the document."""
     fresh = record_examples(tmp_path)
     by_id = {operation["operationId"]: operation for _, _, operation in operations(document)}
-    assert set(fresh) - {"problem"} == set(by_id)
+    assert set(fresh) - {"problem"} == set(by_id) - OWN_EXAMPLES
     for name, example in fresh.items():
         if name == "problem":
             continue
@@ -187,9 +190,13 @@ def test_a_browser_may_send_and_read_every_declared_header(
 ) -> None:
     """CORS allows each header parameter the document declares and exposes each response
     header it declares, so a front end on another origin can use them all."""
-    sent = sorted(
-        p["name"] for p in document["components"]["parameters"].values() if p["in"] == "header"
-    )
+    parameters = [
+        p
+        for _, _, operation in operations(document)
+        for p in operation.get("parameters", [])
+        if "$ref" not in p
+    ] + list(document["components"]["parameters"].values())
+    sent = sorted({p["name"] for p in parameters if p["in"] == "header"})
     preflight = client.options(
         "/api/v1/games",
         headers={
@@ -202,7 +209,11 @@ def test_a_browser_may_send_and_read_every_declared_header(
     assert all(name.lower() in allowed for name in sent), (sent, allowed)
     got = client.get("/api/v1/games", headers={"Origin": "https://front.example"})
     exposed = got.headers.get("Access-Control-Expose-Headers", "").lower()
-    for name in document["components"]["headers"]:
+    declared = set(document["components"]["headers"])
+    for _, _, operation in operations(document):
+        for response in operation["responses"].values():
+            declared |= set(response.get("headers", {}))
+    for name in declared - {n for n in declared if n.lower() in SAFELISTED}:
         assert name.lower() in exposed, name
 
 
