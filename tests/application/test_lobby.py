@@ -21,6 +21,9 @@ from infrastructure.config import ConfigurationError, Settings
 from infrastructure.container import Services, build_services
 from tests.helpers import Table, start_game
 
+SHARED_STORES = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+"""The stores two services (two processes) can share."""
+
 
 def types(app: GameLedger, game_id: UUID) -> list[str]:
     """The types of a game's events, in order."""
@@ -302,12 +305,12 @@ def test_concurrent_rematch_requests_make_one_game(services: Services) -> None:
     assert types(services.app, table.game_id).count("RematchCreated") == 1
 
 
+@pytest.mark.parametrize("store", SHARED_STORES)
 def test_two_processes_asking_for_a_rematch_make_one_game(
     services: Services, settings: Settings
 ) -> None:
-    """Two services on one store (as two server processes): no shared lock, one rematch."""
-    if settings.store == "memory":
-        pytest.skip("the memory store is not shared between services")
+    """Two services on one store (as two server processes): no shared lock, one rematch.
+    (The memory store is not shared between services: only the stored ones are.)"""
     other = build_services(settings)
     try:
         table = start_game(services.app)
