@@ -48,6 +48,7 @@ bench-service: setup
 	$(BIN)/python bench/memory.py factor
 	$(BIN)/python bench/memory.py rss
 	$(BIN)/python bench/versions.py
+	$(BIN)/python bench/idempotency_ratelimit.py
 	$(BIN)/python bench/scale.py
 	$(BIN)/python bench/streams.py
 

@@ -4,23 +4,28 @@ generated from the marshmallow schemas at /api/v1/openapi.json, a browsable docs
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import flask_swagger_ui
 from flask import Flask, json, redirect, send_from_directory
 from flask_cors import CORS
-from swagger_ui_bundle import swagger_ui_path
 from werkzeug.wrappers import Response
 
-from api import errors, requests
-from api.problems import ProblemApi
+from api import errors, ratelimit, requests
+from api.idempotency import REPLAYED, Idempotency
+from api.openapi import TypedApi
 from api.requests import TurnNumber
 from api.resources import BLUEPRINTS
 from api.resources.common import not_modified
 from infrastructure.config import Settings
 from infrastructure.container import Services, build_services
+from infrastructure.idempotency import idempotency_store
 
 API_VERSION = "1.0.0"
 SWAGGER_ASSETS = "/api/v1/docs/assets"
+SWAGGER_UI = Path(flask_swagger_ui.__file__).parent / "dist"
+"""Swagger UI 5's files (flask-swagger-ui ships them): it renders OpenAPI 3.1."""
 
 
 def create_app(services: Services | None = None, *, follow: bool | None = None) -> Flask:
@@ -33,7 +38,7 @@ def create_app(services: Services | None = None, *, follow: bool | None = None) 
     app.config.update(
         API_TITLE="GameLedger",
         API_VERSION=API_VERSION,
-        OPENAPI_VERSION="3.0.3",
+        OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX="/api/v1",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
@@ -48,7 +53,10 @@ def create_app(services: Services | None = None, *, follow: bool | None = None) 
     app.url_map.converters["turn"] = TurnNumber
     app.extensions["gameledger"] = services
     app.before_request(requests.require_json_body)
-    api = ProblemApi(app)
+    # Rate limits, then Idempotency-Key, on every route (api/ratelimit.py, api/idempotency.py).
+    ratelimit.install(app, services.settings)
+    Idempotency(idempotency_store(services.storage), services.settings).install(app)
+    api = TypedApi(app)
     api.register_converter(TurnNumber, TurnNumber.parameter_schema)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
@@ -56,12 +64,14 @@ def create_app(services: Services | None = None, *, follow: bool | None = None) 
     CORS(
         app,
         resources={r"/api/*": {"origins": services.settings.cors_origins}},
-        expose_headers=["ETag", "Location"],
+        # every header the OpenAPI document declares (api/openapi.py)
+        expose_headers=["ETag", "Location", "Retry-After", REPLAYED, *ratelimit.HEADERS],
         allow_headers=[
             "Authorization",
             "Content-Type",
             "If-Match",
             "If-None-Match",
+            "Idempotency-Key",
             "Last-Event-ID",
         ],
         methods=["GET", "POST", "OPTIONS"],
@@ -92,9 +102,9 @@ def _health(services: Services) -> Response:
 
 
 def _swagger_asset(filename: str) -> Response:
-    """Swagger UI's files, served from the swagger-ui-bundle package: the docs page needs no
-    network."""
-    return send_from_directory(swagger_ui_path, filename)
+    """Swagger UI's files, served from the flask-swagger-ui package (only its files are used):
+    the docs page needs no network."""
+    return send_from_directory(SWAGGER_UI, filename)
 
 
 def _vary_on_authorization(response: Response) -> Response:

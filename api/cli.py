@@ -9,6 +9,8 @@
   rebuild leaves the old rows);
 * ``projections run`` — follow the event log into the read models until stopped (for
   ``GAMELEDGER_PROJECTIONS=external``);
+* ``lobby expire`` — record the expiry of every listed game still waiting for players past
+  ``GAMELEDGER_LOBBY_EXPIRY_SECONDS`` (docs/operations.md, "Lobby expiry"; safe to repeat);
 * ``export GAME_ID [-o FILE] [--token T]``, ``import FILE``, ``verify FILE [--json]``,
   ``replay FILE [--to N]`` — game records (docs/audit.md): ``-`` reads stdin; ``verify``
   exits 0 when the record holds and 1 naming the first discrepancy."""
@@ -21,6 +23,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -28,6 +31,7 @@ from uuid import UUID
 import psycopg
 from eventsourcing.persistence import PersistenceError
 
+from application import lobby
 from application.records import export_record, import_record
 from application.simulation import simulate
 from application.verification import replay_record, verify_record
@@ -85,6 +89,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     actions.add_parser("run", help="follow the event log until stopped").set_defaults(
         handler=_run_projections
+    )
+    lobby_parser = commands.add_parser("lobby", help="the lobby's housekeeping")
+    lobby_actions = lobby_parser.add_subparsers(required=True, metavar="ACTION")
+    lobby_actions.add_parser("expire", help="expire the games waiting too long").set_defaults(
+        handler=_expire
     )
     _audit_parsers(commands)
     return parser
@@ -180,6 +189,26 @@ def _rebuild(_: argparse.Namespace) -> int:
     finally:
         services.close()
     print(json.dumps({"events_applied": applied, "games": rows}))
+    return 0
+
+
+def _expire(_: argparse.Namespace) -> int:
+    """The sweeper: every game of the games list still waiting past the expiry is expired
+    (a ``GameExpired`` event each); prints ``{"expired": [ids], "after_seconds": N}``."""
+    settings = Settings.from_env()
+    services = build_services(settings, create=False)
+    try:
+        services.catch_up()
+        expired = lobby.expire_due(
+            services.app,
+            lobby.waiting_games(services.games_list.all_rows()),
+            settings.lobby_expiry_seconds,
+            datetime.now(UTC),
+        )
+    finally:
+        services.close()
+    found = [str(game_id) for game_id in expired]
+    print(json.dumps({"expired": found, "after_seconds": settings.lobby_expiry_seconds}))
     return 0
 
 

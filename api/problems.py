@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
 
+from apispec import BasePlugin
 from flask_smorest import Api
 from marshmallow import RAISE, Schema, fields, validate
 
@@ -141,12 +142,92 @@ def description(failure: Failure) -> str:
     return f"{HTTPStatus(failure.status).phrase}: {codes}{note}"
 
 
+IDEMPOTENCY = (
+    Failure(400, "invalid-idempotency-key"),
+    Failure(409, "idempotency-key-in-use"),
+    Failure(422, "idempotency-key-reused"),
+)
+"""What ``Idempotency-Key`` adds to every POST (api/idempotency.py)."""
+
+RATE_LIMITED = Failure(429, "rate-limited")
+"""What rate limits add to every operation (api/ratelimit.py)."""
+
+IDEMPOTENCY_KEY_PARAMETER: dict[str, Any] = {
+    "in": "header",
+    "name": "Idempotency-Key",
+    "required": False,
+    "schema": {"type": "string", "minLength": 16, "maxLength": 255, "pattern": "^[!-~]+$"},
+    "description": "Makes the command safe to retry: the same key with the same request "
+    "answers the first answer again (marked 'Idempotent-Replayed: true'); with another request "
+    "422 'idempotency-key-reused'; while the first still runs 409 'idempotency-key-in-use'. "
+    "Keys are per caller (Authorization) and kept 24 h. Send a random UUID. docs/api.md, "
+    "'Idempotency'.",
+}
+REPLAYED_HEADER: dict[str, Any] = {
+    "description": "'true' when this is the kept answer of an earlier request with the same "
+    "Idempotency-Key (absent otherwise)",
+    "schema": {"type": "string", "enum": ["true"]},
+}
+RETRY_AFTER_HEADER: dict[str, Any] = {
+    "description": "Seconds to wait before retrying",
+    "schema": {"type": "integer", "minimum": 1},
+}
+
+
+class CrossCuttingProblems(BasePlugin):
+    """Declares, in one place, what every operation gets from the app-wide hooks rather than
+    from its route: 429 ``rate-limited`` with ``Retry-After`` on every operation, and on every
+    POST the ``Idempotency-Key`` header and its problems — merged into the statuses the route
+    declares itself (the codes appended to their descriptions)."""
+
+    def operation_helper(
+        self, path: str | None = None, operations: dict[str, Any] | None = None, **_: Any
+    ) -> None:
+        """Add the cross-cutting parameter and responses to each operation of ``path``."""
+        for method, operation in (operations or {}).items():
+            if method not in ("get", "post"):
+                continue
+            added: list[Failure] = [RATE_LIMITED]
+            responses = operation.setdefault("responses", {})
+            if method == "post":
+                added += IDEMPOTENCY
+                operation.setdefault("parameters", []).append(IDEMPOTENCY_KEY_PARAMETER)
+                for status, response in responses.items():
+                    if str(status).startswith("2"):
+                        response.setdefault("headers", {})["Idempotent-Replayed"] = REPLAYED_HEADER
+            for failure in added:
+                _declare(responses, failure)
+
+
+def _declare(responses: dict[Any, Any], failure: Failure) -> None:
+    """Declare ``failure`` among ``responses``: its codes added to a status already declared."""
+    key = next((k for k in responses if str(k) == str(failure.status)), str(failure.status))
+    known = responses.get(key)
+    if known is None:
+        response: dict[str, Any] = {
+            "description": description(failure),
+            "content": {PROBLEM: {"schema": {"$ref": "#/components/schemas/Problem"}}},
+        }
+        if failure.status == 429:
+            response["headers"] = {"Retry-After": RETRY_AFTER_HEADER}
+        responses[key] = response
+        return
+    codes = ", ".join(f"'{c}'" for c in failure.codes)
+    known["description"] = f"{known.get('description', '')}, {codes}"
+
+
 class ProblemApi(Api):  # type: ignore[misc]
     """flask-smorest's ``Api`` without its own error responses: no ``default`` response on
     every operation, and the status responses it may refer to are problem+json."""
 
     DEFAULT_ERROR_RESPONSE_NAME = None
     ERROR_SCHEMA = ProblemSchema
+
+    def _init_spec(self, *, extra_plugins: Iterable[Any] | None = None, **options: Any) -> None:
+        """flask-smorest's spec, with :class:`CrossCuttingProblems` after its own plugins."""
+        super()._init_spec(
+            extra_plugins=[*(extra_plugins or ()), CrossCuttingProblems()], **options
+        )
 
     def _register_responses(self) -> None:
         """The responses named after statuses (``BAD_REQUEST``...), as problem+json; none

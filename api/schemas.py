@@ -4,6 +4,8 @@ default)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import Schema, fields, validate
 
 from api.fields import PLAIN_TEXT, QueryBoolean, QueryInteger, StrictBoolean, StrictInteger
@@ -37,6 +39,13 @@ class CreateGameRequest(Schema):
         metadata={"description": "Game options, fixed at creation"},
     )
     settings = fields.Nested(LedgerSettingsSchema, load_default=dict)
+    private = StrictBoolean(
+        load_default=False,
+        metadata={
+            "description": "A private game: not in the games list, its seats taken only with "
+            "the join secret the creator receives (docs/api.md, 'Lobby')"
+        },
+    )
 
 
 class UndoRequest(Schema):
@@ -105,6 +114,11 @@ class JoinRequest(Schema):
         maximum=MAX_SEATS - 1,
         metadata={"description": "Seat wanted; the first free one if omitted"},
     )
+    secret = fields.String(
+        load_default=None,
+        validate=validate.Length(min=1, max=256),
+        metadata={"description": "A private game's join secret (docs/api.md, 'Lobby')"},
+    )
 
 
 class MoveRequest(Schema):
@@ -139,7 +153,8 @@ class EventsQuery(Schema):
 
 class ListQuery(Schema):
     status = fields.String(
-        load_default=None, validate=validate.OneOf(["waiting", "active", "finished"])
+        load_default=None,
+        validate=validate.OneOf(["waiting", "active", "finished", "aborted", "expired"]),
     )
     game = fields.String(load_default=None, validate=[validate.Length(max=64), PLAIN_TEXT])
     limit = QueryInteger(load_default=50, minimum=1, maximum=200)
@@ -154,6 +169,14 @@ class SeatSchema(Schema):
     seat = fields.Integer()
     name = fields.String(allow_none=True)
     joined = fields.Boolean()
+    resigned = fields.Boolean(metadata={"description": "The seat resigned (docs/api.md, Lobby)"})
+
+
+class LobbySchema(Schema):
+    private = fields.Boolean()
+    resigned = fields.List(fields.Integer(), metadata={"description": "In resignation order"})
+    rematch_of = fields.String(allow_none=True)
+    rematch = fields.String(allow_none=True, metadata={"description": "The rematch's id"})
 
 
 class GameRowSchema(Schema):
@@ -212,11 +235,18 @@ class GameViewSchema(Schema):
     updated_at = fields.String()
     state = fields.Dict(metadata={"description": "The game's own view for this viewer"})
     outcome = fields.Nested(OutcomeSchema, allow_none=True)
+    lobby = fields.Nested(LobbySchema)
 
 
 class CreatedGameSchema(GameViewSchema):
     arbiter_token = fields.String(
         allow_none=True, metadata={"description": "Tournament games: the arbiter's secret token"}
+    )
+    creator_token = fields.String(
+        metadata={"description": "Secret, shown once: aborts the game before it starts"}
+    )
+    join_secret = fields.String(
+        allow_none=True, metadata={"description": "Private games: the seats' join secret, once"}
     )
 
 
@@ -239,6 +269,7 @@ class LegalMoveSchema(Schema):
 
 
 class LegalMovesSchema(Schema):
+    game = fields.String(metadata={"description": "The game's kind: which move shape applies"})
     seat = fields.Integer()
     version = fields.Integer()
     moves = fields.List(fields.Nested(LegalMoveSchema))
@@ -262,54 +293,102 @@ class EventSchema(Schema):
 
 
 class EventPageSchema(Schema):
+    game = fields.String(metadata={"description": "The game's kind: which event shapes apply"})
     items = fields.List(fields.Nested(EventSchema))
     next_after = fields.Integer(allow_none=True)
     version = fields.Integer()
 
 
+SCALARS: list[dict[str, Any]] = [{"type": "string"}, {"type": "integer"}, {"type": "boolean"}]
+ITEMS = {"anyOf": [{"type": "string"}, {"type": "integer"}]}
+VALUE_TYPES: list[dict[str, Any]] = [*SCALARS, {"type": "array", "items": ITEMS}]
+OPTION_VALUE = {"anyOf": VALUE_TYPES}
+"""What an option takes: a string, an integer, a boolean, or an array of strings or integers
+(docs/api.md, "Game types")."""
+OPTION_DEFAULT = {
+    "anyOf": [*VALUE_TYPES, {"type": "null"}],
+    "description": "null: absent unless given",
+}
+"""An option's default: a value, or null (OpenAPI 3.1: JSON Schema's null type)."""
+
+
 class OptionInfoSchema(Schema):
-    name = fields.String()
-    type = fields.String(metadata={"description": "string, integer, boolean or array"})
-    default = fields.Raw(allow_none=True, metadata={"description": "null: absent unless given"})
-    description = fields.String()
+    name = fields.String(required=True)
+    type = fields.String(
+        required=True,
+        validate=validate.OneOf(["string", "integer", "boolean", "array"]),
+        metadata={"description": "The option's JSON type"},
+    )
+    default = fields.Raw(
+        required=True,
+        allow_none=True,
+        metadata=OPTION_DEFAULT,
+    )
+    description = fields.String(required=True)
     values = fields.List(
-        fields.Raw(), metadata={"description": "The values it takes (empty: see the bounds)"}
+        fields.Raw(
+            metadata={"oneOf": [{"type": "string"}, {"type": "integer"}, {"type": "boolean"}]}
+        ),
+        required=True,
+        metadata={
+            "description": "The values it takes, of each item for an array (empty: see the bounds)"
+        },
     )
     minimum = fields.Integer(
-        allow_none=True, metadata={"description": "Of the integer, or of each item"}
+        required=True, allow_none=True, metadata={"description": "Of the integer, or of each item"}
     )
-    maximum = fields.Integer(allow_none=True)
+    maximum = fields.Integer(required=True, allow_none=True)
 
 
 class PlayerRangeSchema(Schema):
-    options = fields.Dict(metadata={"description": "The options with which this range holds"})
-    min_players = fields.Integer()
-    max_players = fields.Integer()
+    options = fields.Dict(
+        keys=fields.String(),
+        values=fields.Raw(metadata=OPTION_VALUE),
+        required=True,
+        metadata={"description": "The options with which this range holds ({}: the defaults)"},
+    )
+    min_players = fields.Integer(required=True, validate=validate.Range(min=1))
+    max_players = fields.Integer(required=True, validate=validate.Range(min=1))
 
 
 class CapabilitiesSchema(Schema):
     """What the game's protocol offers beyond the common shape (docs/architecture.md)."""
 
     simultaneous_moves = fields.Boolean(
-        metadata={"description": "current_players may name several seats at once"}
+        required=True, metadata={"description": "current_players may name several seats at once"}
     )
     hides_information = fields.Boolean(
-        metadata={"description": "Some events show some viewers less (sealed data)"}
+        required=True, metadata={"description": "Some events show some viewers less (sealed data)"}
     )
     open_moves = fields.Boolean(
-        metadata={"description": "legal-moves lists typical moves; others may be legal too"}
+        required=True,
+        metadata={"description": "legal-moves lists typical moves; others may be legal too"},
     )
 
 
 class GameTypeSchema(Schema):
-    name = fields.String()
-    rules_version = fields.String()
-    min_players = fields.Integer(metadata={"description": "The least over every option set"})
-    max_players = fields.Integer(metadata={"description": "The most over every option set"})
-    player_ranges = fields.List(fields.Nested(PlayerRangeSchema))
-    options = fields.List(fields.Nested(OptionInfoSchema))
-    event_types = fields.List(fields.String())
-    capabilities = fields.Nested(CapabilitiesSchema)
+    name = fields.String(required=True)
+    rules_version = fields.String(
+        required=True, metadata={"description": "What every record of this kind names"}
+    )
+    min_players = fields.Integer(
+        required=True, metadata={"description": "The least over every option set"}
+    )
+    max_players = fields.Integer(
+        required=True, metadata={"description": "The most over every option set"}
+    )
+    player_ranges = fields.List(
+        fields.Nested(PlayerRangeSchema),
+        required=True,
+        metadata={"description": "The first holds with the default options"},
+    )
+    options = fields.List(
+        fields.Nested(OptionInfoSchema),
+        required=True,
+        metadata={"description": "Every option (their JSON Schema: GET .../schemas, options)"},
+    )
+    event_types = fields.List(fields.String(), required=True)
+    capabilities = fields.Nested(CapabilitiesSchema, required=True)
 
 
 class GameSchemasSchema(Schema):
@@ -322,6 +401,7 @@ class GameSchemasSchema(Schema):
     move = fields.Dict(metadata={"description": "A move's JSON form (MoveRequest.move)"})
     view = fields.Dict(metadata={"description": "A game view's state (GameView.state)"})
     options = fields.Dict(metadata={"description": "The options as fixed at creation"})
+    outcome_details = fields.Dict(metadata={"description": "What Outcome.details holds"})
     ledger_events = fields.Dict(
         keys=fields.String(),
         values=fields.Dict(),

@@ -23,9 +23,18 @@ LEDGER_FIELDS: dict[str, frozenset[str]] = {
     "UndoRequested": frozenset({"seat", "to_version", "turns", "waiting"}),
     "UndoAnswered": frozenset({"seat", "accepted"}),
     "TurnsUndone": frozenset({"to_version", "turns", "by", "seat", "reason"}),
+    "SeatLeft": frozenset({"seat"}),
+    "SeatResigned": frozenset({"seat"}),
+    "GameAborted": frozenset({"by"}),
+    "GameExpired": frozenset({"after_seconds"}),
+    "RematchCreated": frozenset({"rematch"}),
 }
 """The ledger's own event types and the fields their public data has (the game's own events
 are everything else)."""
+
+OPTIONAL_FIELDS: dict[str, frozenset[str]] = {"Created": frozenset({"private", "rematch_of"})}
+"""Fields a ledger event has only sometimes: a private game's and a rematch's ``Created``
+(docs/api.md, "Lobby")."""
 
 _HASH = re.compile(r"[0-9a-f]{64}")
 _SHOWN = 80

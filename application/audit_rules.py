@@ -12,11 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from application import audit_undo
-from application.audit_format import LEDGER_FIELDS, Discrepancy, first_difference, show
-from domain import undo
+from application import audit_lobby, audit_undo
+from application.audit_format import (
+    LEDGER_FIELDS,
+    OPTIONAL_FIELDS,
+    Discrepancy,
+    first_difference,
+    show,
+)
+from domain import lobby, undo
 from domain.jsonvalue import copy_json
-from domain.protocol import Event, GameError, Rules
+from domain.protocol import Event, GameError, Outcome, Rules
 from domain.randomness import RandomStream
 from domain.registry import rules_for
 
@@ -61,6 +67,9 @@ class Referee:
         self.moves = 0
         self.undone = 0
         self.unchecked = 0
+        self.resigned: list[int] = []
+        self.closed = ""
+        self.rematch = ""
 
     def run(self) -> None:
         """Re-decide every event; raise :class:`Discrepancy` at the first that the rules or
@@ -71,6 +80,11 @@ class Referee:
             "UndoRequested": lambda i: audit_undo.undo_requested(self, i),
             "UndoAnswered": lambda i: audit_undo.undo_answered(self, i),
             "TurnsUndone": lambda i: audit_undo.turns_undone(self, i),
+            "SeatLeft": lambda i: audit_lobby.seat_left(self, i),
+            "SeatResigned": lambda i: audit_lobby.seat_resigned(self, i),
+            "GameAborted": lambda i: audit_lobby.game_aborted(self, i),
+            "GameExpired": lambda i: audit_lobby.game_expired(self, i),
+            "RematchCreated": lambda i: audit_lobby.rematch_created(self, i),
         }
         index = self._created()
         while index < len(self.events):
@@ -78,10 +92,15 @@ class Referee:
             handler = handlers.get(item["type"])
             if handler is None:
                 raise self.stray(item)
+            audit_lobby.check_open(self, item)
+            if item["type"] == "UndoRequested" or (
+                item["type"] == "TurnsUndone" and item["data"].get("by") == "player"
+            ):
+                audit_lobby.check_undo(self, item)
             index = handler(index)
         if self.hidden_from is not None:
             return
-        outcome = self.rules.outcome(self.state)
+        outcome = self.outcome()
         expected = outcome.to_json() if outcome is not None else None
         difference = first_difference("outcome", self.record["outcome"], expected)
         if difference:
@@ -89,13 +108,25 @@ class Referee:
         if expected is not None and self.seed is None:
             raise Discrepancy("the game has ended, so its record must reveal the seed")
 
+    def outcome(self) -> Outcome | None:
+        """The outcome as the game gives it here: the rules', resigned seats ranked last, or
+        the end by resignation (:attr:`domain.game.Game.outcome`, the same functions)."""
+        found = self.rules.outcome(self.state)
+        if found is not None:
+            return lobby.ranked(found, self.players, self.resigned)
+        if lobby.ends_game(self.players, self.resigned):
+            scores = self.rules.summary(self.state).get("scores", [])
+            return lobby.resigned_outcome(scores, self.players, self.resigned)
+        return None
+
     # Reading events
 
     def data(self, item: dict[str, Any]) -> dict[str, Any]:
         """A ledger event's data, once it has exactly the fields of its type."""
         data: dict[str, Any] = item["data"]
         wanted = LEDGER_FIELDS[item["type"]]
-        if set(data) != wanted:
+        optional = OPTIONAL_FIELDS.get(item["type"], frozenset())
+        if not wanted <= set(data) <= wanted | optional:
             raise Discrepancy(
                 f"data has the fields {sorted(data)}, a {item['type']} has {sorted(wanted)}",
                 item["version"],
@@ -133,6 +164,10 @@ class Referee:
             raise Discrepancy(error.message, *where) from None
         self.players, self.options, self.settings = players, options, settings
         self.seated = [False] * players
+        if data.get("private", True) is not True:
+            raise Discrepancy("data.private is only ever true (absent otherwise)", *where)
+        if not isinstance(data.get("rematch_of", ""), str):
+            raise Discrepancy("data.rematch_of is a game id", *where)
         prelude = data["prelude"]
         if not isinstance(prelude, list) or (data["analysis"] is None and prelude):
             raise Discrepancy("only an analysis game has a prelude", *where)
@@ -166,6 +201,7 @@ class Referee:
         if self.request is not None:
             raise Discrepancy("a move while an undo request waits", version, "MoveMade")
         acting = rules.current_players(self.state)
+        audit_lobby.check_move(self, item, seat, acting)
         if seat not in acting:
             why = f"seat(s) {acting} may act now" if acting else "nobody may move: the game is over"
             raise Discrepancy(f"seat {show(seat)} may not move now: {why}", version, "MoveMade")
@@ -261,7 +297,7 @@ class Referee:
             settings=self.settings,
             players=self.players,
             turns=self.turns,
-            finished=self.rules.outcome(self.state) is not None,
+            finished=self.outcome() is not None,
             request=self.request,
         )
 

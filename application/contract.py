@@ -43,13 +43,15 @@ def json_schema(shape: object) -> Schema:
 
 @dataclass(frozen=True)
 class GameContract:
-    """Every schema of one game: each event's data by type, a move, a view, the options."""
+    """Every schema of one game: each event's data by type, a move, a view, the options,
+    an outcome's details."""
 
     game: str
     events: dict[str, Schema]
     move: Schema
     view: Schema
     options: Schema
+    outcome_details: Schema
 
 
 def game_contract(rules: Rules[Any, Any]) -> GameContract:
@@ -61,6 +63,7 @@ def game_contract(rules: Rules[Any, Any]) -> GameContract:
         move=json_schema(rules.shapes.move),
         view=json_schema(rules.shapes.view),
         options=json_schema(rules.shapes.options),
+        outcome_details=json_schema(rules.shapes.outcome_details),
     )
 
 

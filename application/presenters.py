@@ -11,16 +11,35 @@ from domain.protocol import Event, Rules, Viewer
 
 
 def status_of(game: Game) -> str:
-    """``waiting`` for players, ``active`` in play, or ``finished``."""
+    """``waiting`` for players, ``active`` in play, ``finished``, or (called off before it
+    started) ``aborted`` or ``expired`` (docs/api.md, "Lobby")."""
+    if game.closed:
+        return game.closed
     if not game.started:
         return "waiting"
     return "finished" if game.finished else "active"
 
 
+def lobby_of(game: Game) -> dict[str, Any]:
+    """The lobby's public facts of a game (docs/api.md, "Lobby"): whether it is private,
+    the seats that resigned (in order), the game it is a rematch of and its own rematch."""
+    return {
+        "private": game.private,
+        "resigned": list(game.resigned),
+        "rematch_of": game.rematch_of or None,
+        "rematch": game.rematch or None,
+    }
+
+
 def seats_of(game: Game) -> list[dict[str, Any]]:
     """The public side of the seats: number, name, whether taken."""
     return [
-        {"seat": index, "name": seat["name"] if seat else None, "joined": seat is not None}
+        {
+            "seat": index,
+            "name": seat["name"] if seat else None,
+            "joined": seat is not None,
+            "resigned": index in game.resigned,
+        }
         for index, seat in enumerate(game.seats)
     ]
 
@@ -28,7 +47,7 @@ def seats_of(game: Game) -> list[dict[str, Any]]:
 def present_game(game: Game, viewer: Viewer) -> dict[str, Any]:
     """The view of a game for ``viewer``: the ledger's facts and the rules' view."""
     rules = game.rules
-    outcome = rules.outcome(game.state)
+    outcome = game.outcome
     finished = outcome is not None
     return {
         "id": str(game.id),
@@ -39,7 +58,7 @@ def present_game(game: Game, viewer: Viewer) -> dict[str, Any]:
         "options": game.options,
         "seats": seats_of(game),
         "viewer": {"seat": viewer.seat, "arbiter": viewer.arbiter},
-        "current_players": rules.current_players(game.state) if game.started else [],
+        "current_players": game.current_players,
         "settings": game.settings,
         "analysis": game.analysis,
         "undo_request": game.undo_request,
@@ -51,6 +70,7 @@ def present_game(game: Game, viewer: Viewer) -> dict[str, Any]:
         "updated_at": game.modified_on.isoformat(),
         "state": rules.view(game.state, viewer),
         "outcome": outcome.to_json() if outcome else None,
+        "lobby": lobby_of(game),
     }
 
 

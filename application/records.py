@@ -122,7 +122,7 @@ def _exists(app: GameLedger, game_id: UUID) -> bool:
 def _check(record: dict[str, Any], final: dict[str, Any], game: Any, stage: str) -> None:
     """The imported game must be the record's game at its end."""
     rules = game.rules
-    outcome = rules.outcome(game.state)
+    outcome = game.outcome
     same = (
         game.chain_head == record["chain_head"]
         and game.version == len(record["events"])

@@ -14,11 +14,13 @@ import random
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, cast
 from uuid import UUID
 
 import orjson
 
+from application.admission import ExpiryDue, admit, expired_conflict
 from application.cache import GameCache
 from application.contract import game_contract, ledger_event_schemas
 from application.errors import BadRequest, Conflict, InvalidToken, NotFound
@@ -30,6 +32,7 @@ from domain.bots import choose_move
 from domain.game import Game, event_topic
 from domain.jsonvalue import copy_json
 from domain.line import LineNeeded
+from domain.lobby import expired
 from domain.protocol import Rules, Viewer
 from domain.randomness import commitment, new_seed
 from domain.registry import games, rules_for
@@ -58,11 +61,14 @@ class Joined:
 
 @dataclass(frozen=True)
 class Opened:
-    """A game created for a client: its id, and a tournament game's arbiter token (shown
-    once)."""
+    """A game created for a client: its id, a tournament game's arbiter token, the creator's
+    token (which may abort it before it starts) and a private game's join secret, each shown
+    once (docs/api.md, "Lobby")."""
 
     game_id: UUID
     arbiter_token: str | None
+    creator_token: str = ""
+    join_secret: str | None = None
 
 
 Played = Saved
@@ -121,13 +127,16 @@ class GameLedger:
         settings: dict[str, Any] | None = None,
         arbiter_token: str | None = None,
         seed: str | None = None,
+        lobby_fields: dict[str, Any] | None = None,
+        game_id: UUID | None = None,
     ) -> UUID:
         """Create a game of a registered kind with its seats, options and ledger settings
         (undo policy, tournament) fixed; a secret seed is made now and only its SHA-256
         commitment is public. A tournament game needs the arbiter's token. A scenario (the
         rules' ``is_scenario``, e.g. a Carcassonne game with a given stack) is created as an
         analysis game, never a result. (``seed`` is for tools that replay known games, such
-        as ``simulate --seed``; the API never takes one.)
+        as ``simulate --seed``; the API never takes one.) ``lobby_fields``: the lobby's fields of
+        the ``Created`` event (:meth:`domain.game.Game.create`).
         """
         rules = rules_for(game)
         fixed = rules.normalise_options(options or {})
@@ -144,7 +153,8 @@ class GameLedger:
             seed_sha256=commitment(seed),
             arbiter_sha256=commitment(arbiter_token) if arbiter_token else "",
             analysis={"scenario": True} if rules.is_scenario(fixed) else None,
-            game_id=self.games.new_id(),
+            game_id=game_id or self.games.new_id(),
+            lobby_fields=lobby_fields,
         )
         self.games.add(aggregate)
         return aggregate.id
@@ -155,13 +165,30 @@ class GameLedger:
         players: int,
         options: dict[str, Any] | None = None,
         settings: dict[str, Any] | None = None,
+        *,
+        private: bool = False,
     ) -> Opened:
         """Create a game as a client asks for one (docs/api.md): a tournament game's arbiter
-        token is minted here and returned once."""
+        token, the creator's token and a private game's join secret are minted here and
+        returned once; only their SHA-256 is recorded."""
         tournament = normalise_settings(settings)["tournament"]
         arbiter = new_token() if tournament else None
-        game_id = self.create_game(game, players, options, settings=settings, arbiter_token=arbiter)
-        return Opened(game_id, arbiter)
+        creator = new_token()
+        secret = new_token() if private else None
+        lobby_fields = {
+            "private": private,
+            "creator_sha256": commitment(creator),
+            "join_sha256": commitment(secret) if secret else "",
+        }
+        game_id = self.create_game(
+            game,
+            players,
+            options,
+            settings=settings,
+            arbiter_token=arbiter,
+            lobby_fields=lobby_fields,
+        )
+        return Opened(game_id, arbiter, creator, secret)
 
     def fork(self, game_id: UUID, turn: int, token: str | None = None) -> UUID:
         """Start an analysis game from ``game_id``'s state after ``turn``: same kind, seats,
@@ -195,18 +222,49 @@ class GameLedger:
         self.games.add(aggregate)
         return aggregate.id
 
-    def join(self, game_id: UUID, name: str, seat: int | None = None) -> Joined:
+    def join(
+        self,
+        game_id: UUID,
+        name: str,
+        seat: int | None = None,
+        *,
+        secret: str | None = None,
+        expiry_seconds: int = 0,
+    ) -> Joined:
         """Take a seat (the given one, or the first free one) and get its secret token; when
-        another seat is taken meanwhile, the seat is chosen again on the new state."""
+        another seat is taken meanwhile, the seat is chosen again on the new state. The lobby
+        decides first (:func:`application.admission.admit`): a private game's ``secret``; a
+        game waiting longer than ``expiry_seconds`` (0: never) is expired now — its
+        ``GameExpired`` recorded — and refused."""
         token = new_token()
+        now = datetime.now(UTC)
 
         def take(game: Game) -> int:
+            admit(game, secret, expiry_seconds, now)
             chosen = seat if seat is not None else _first_free(game)
             game.join(chosen, name, commitment(token))
             return chosen
 
-        saved, chosen = self.games.command(game_id, None, take)
+        try:
+            saved, chosen = self.games.command(game_id, None, take)
+        except ExpiryDue:
+            self.expire(game_id, expiry_seconds, now)
+            raise expired_conflict(game_id) from None
         return Joined(seat=chosen, token=token, version=saved.version)
+
+    def expire(self, game_id: UUID, expiry_seconds: int, now: datetime) -> bool:
+        """Record that a waiting game has expired, if it is past its expiry and still
+        waiting (docs/api.md, "Lobby"); whether it was expired now. Safe to repeat."""
+
+        def due(game: Game) -> bool:
+            if game.closed or game.started:
+                return False
+            if not expired(game.created_on, now, expiry_seconds):
+                return False
+            game.expire(expiry_seconds)
+            return True
+
+        return self.games.command(game_id, None, due)[1]
 
     def play(
         self,
@@ -317,6 +375,7 @@ class GameLedger:
             "move": contract.move,
             "view": contract.view,
             "options": contract.options,
+            "outcome_details": contract.outcome_details,
             "ledger_events": ledger_event_schemas(),
         }
 
@@ -341,8 +400,7 @@ class GameLedger:
         """The game's version and the seats that may act now (none before it starts or
         after it ends)."""
         with self.games.reading(game_id) as game:
-            players = game.rules.current_players(game.state) if game.started else []
-            return game.version, players
+            return game.version, game.current_players
 
     def viewer(self, game_id: UUID, token: str | None) -> Viewer:
         """The viewer a token stands for: its seat, or a spectator without a token."""
@@ -399,8 +457,10 @@ class GameLedger:
         with self.games.reading(game_id) as game:
             seat = _seat(game, token)
             rules = game.rules
-            moves = rules.legal_moves(game.state, seat) if game.started else []
+            running = bool(game.current_players) and seat not in game.resigned
+            moves = rules.legal_moves(game.state, seat) if running else []
             return {
+                "game": game.game,
                 "seat": seat,
                 "version": game.version,
                 "moves": [
@@ -436,12 +496,17 @@ class GameLedger:
             items = [present_event(rules, finished, stored, viewer) for stored in found]
             more = len(found) == limit
             next_after = found[-1].originator_version if more else None
-            return {"items": items, "next_after": next_after, "version": version}
+            return {"game": kind, "items": items, "next_after": next_after, "version": version}
         events = list(store.events.get(game_id, gt=after, lte=version, limit=limit))
         page = [present_event(rules, finished, cast(Game.Event, e), viewer) for e in events]
         last = events[-1].originator_version if events else after
         more = last < version
-        return {"items": page, "next_after": last if more else None, "version": version}
+        return {
+            "game": kind,
+            "items": page,
+            "next_after": last if more else None,
+            "version": version,
+        }
 
 
 def _seat(game: Game, token: str) -> int:
@@ -458,7 +523,10 @@ def _viewer(game: Game, token: str | None) -> Viewer:
         return Viewer()
     if game.arbiter_sha256 and commitment(token) == game.arbiter_sha256:
         return Viewer(arbiter=True)
-    return Viewer(seat=_seat(game, token))
+    seat = _seat(game, token)
+    if seat in game.resigned and not game.finished:
+        return Viewer()  # a resigned seat sees what a spectator sees (docs/api.md, "Lobby")
+    return Viewer(seat=seat)
 
 
 def _first_free(game: Game) -> int:

@@ -106,7 +106,7 @@ def replay_record(record: Any, to_turn: int | None = None) -> dict[str, Any]:
         raise NotFound("no-such-turn", f"The line of play has turns 0 to {last}.")
     version = referee.version_after_turn(turn)
     state = referee.state_at(version)
-    outcome = referee.rules.outcome(state)
+    outcome = referee.outcome() if turn == last else referee.rules.outcome(state)
     return {
         "turn": turn,
         "version": version,
@@ -134,6 +134,8 @@ def _check_summary(record: dict[str, Any], referee: Referee) -> None:
     for item in events:
         if item["type"] == "SeatJoined":
             names[item["data"]["seat"]] = item["data"]["name"]
+        elif item["type"] == "SeatLeft":
+            names[item["data"]["seat"]] = None
     seats = [{"seat": seat, "name": name} for seat, name in enumerate(names)]
     for field, expected in (("game", game), ("seats", seats), ("moves", moves_of(events))):
         difference = first_difference(field, record[field], expected, "the events give")

@@ -33,19 +33,20 @@ from eventsourcing.domain import Aggregate, event
 from eventsourcing.domain import Snapshot as LibrarySnapshot
 from eventsourcing.utils import register_topic
 
-from domain import aggregate_adapter, chain, undo
-from domain.errors import GameNotReady, SeatUnavailable
+from domain import aggregate_adapter, chain, lobby, undo
+from domain.bots import choose_move
+from domain.errors import GameNotReady, IllegalMove, SeatUnavailable
 from domain.jsonvalue import copy_json
 from domain.ledger_events import LEDGER_EVENTS
 from domain.line import Line
 from domain.protocol import Event as RulesEvent
-from domain.protocol import Rules, Viewer
+from domain.protocol import Outcome, Rules, Viewer
 from domain.randomness import RandomStream
 from domain.registry import rules_for
 from domain.text import plain_text
 
 SECRET_FIELDS: dict[str, frozenset[str]] = {
-    "Created": frozenset({"seed", "arbiter_sha256"}),
+    "Created": frozenset({"seed", "arbiter_sha256", "creator_sha256", "join_sha256", "claims"}),
     "SeatJoined": frozenset({"token_sha256"}),
 }
 """Fields of ledger events that no reader of the event log is shown (nor hashed)."""
@@ -91,6 +92,25 @@ class Game(Aggregate):
         arbiter_sha256: str
         analysis: dict[str, Any] | None
         prelude: list[list[Any]]
+        # The lobby's fields (issue 13, part 4): ``private`` and ``rematch_of`` are public
+        # and shown only when set, so a game without them has the Created event it always
+        # had; the creator's and the join secret's digests and a rematch's ``claims`` (its
+        # seats' token digests in the game it replays) are secret.
+        private: bool = False
+        rematch_of: str = ""
+        creator_sha256: str = ""
+        join_sha256: str = ""
+        claims: list[str] | None = None
+
+        def __post_init__(self) -> None:
+            """Keep only the lobby's fields that are set: a game without them stores, shows
+            and hashes the very ``Created`` event it always did (tests/integration/
+            test_stored_shape.py); an unset one reads as its class default."""
+            super().__post_init__()
+            state = vars(self)
+            for name in _LOBBY_CREATED:
+                if name in state and not state[name]:
+                    del state[name]
 
     class Snapshot(LibrarySnapshot):
         """The game at a version, its state written by the rules' ``state_to_json`` and its
@@ -108,6 +128,9 @@ class Game(Aggregate):
             state = dict(taken.state)
             state["state"] = game.rules.state_to_json(game.state)
             state["line"] = game.line.trimmed(game.version).to_json()
+            for name, default in _LOBBY_DEFAULTS.items():  # as before the lobby, when unset
+                if state.get(name) == default:
+                    del state[name]
             return cls(
                 originator_id=taken.originator_id,
                 originator_version=taken.originator_version,
@@ -121,6 +144,8 @@ class Game(Aggregate):
             game = cast(Game, super().mutate(None))
             game.state = game.rules.state_from_json(game.state)
             kept = vars(game)
+            for name, default in _LOBBY_DEFAULTS.items():  # a snapshot from before the lobby
+                kept.setdefault(name, copy_json(default))
             if "line" in kept:
                 game.line = Line.from_json(kept["line"])
             else:  # a snapshot with the whole line of play
@@ -230,6 +255,62 @@ class Game(Aggregate):
             game.state = game._replay_effective()
             super().apply(game)
 
+    class SeatLeft(Event):
+        """A seat's holder left before the game started: the seat is free again and its
+        token holds nothing any more."""
+
+        seat: int
+
+        def apply(self, aggregate: Any) -> None:
+            """The seat is free."""
+            game = cast(Game, aggregate)
+            game.seats[self.seat] = None
+            super().apply(game)
+
+    class SeatResigned(Event):
+        """A seat resigned from a running game (:mod:`domain.lobby`)."""
+
+        seat: int
+
+        def apply(self, aggregate: Any) -> None:
+            """The seat is among the resigned, in the order they resigned."""
+            game = cast(Game, aggregate)
+            game.resigned = [*game.resigned, self.seat]
+            super().apply(game)
+
+    class GameAborted(Event):
+        """The creator called off a game that had not started."""
+
+        by: str
+
+        def apply(self, aggregate: Any) -> None:
+            """The game is closed: no seat can be taken or left any more."""
+            game = cast(Game, aggregate)
+            game.closed = "aborted"
+            super().apply(game)
+
+    class GameExpired(Event):
+        """A waiting game expired ``after_seconds`` after its creation."""
+
+        after_seconds: int
+
+        def apply(self, aggregate: Any) -> None:
+            """The game is closed: no seat can be taken or left any more."""
+            game = cast(Game, aggregate)
+            game.closed = "expired"
+            super().apply(game)
+
+    class RematchCreated(Event):
+        """A finished game's rematch was created: the game ``rematch``."""
+
+        rematch: str
+
+        def apply(self, aggregate: Any) -> None:
+            """The game links to its rematch."""
+            game = cast(Game, aggregate)
+            game.rematch = self.rematch
+            super().apply(game)
+
     @classmethod
     def create(
         cls,
@@ -244,9 +325,13 @@ class Game(Aggregate):
         analysis: dict[str, Any] | None = None,
         prelude: list[list[Any]] | None = None,
         game_id: UUID | None = None,
+        lobby_fields: dict[str, Any] | None = None,
     ) -> Game:
         """A new game (with ``game_id``, else a random id); its creation event is the first
-        link of its chain."""
+        link of its chain. ``lobby_fields`` are the lobby's (docs/api.md, "Lobby"):
+        ``private``, ``rematch_of`` (public), ``creator_sha256``, ``join_sha256``, ``claims``
+        (secret); only those given are in the event, so a game without them has the
+        ``Created`` event it always had."""
         game_id = game_id or uuid4()
         fields: dict[str, Any] = {
             "game": game,
@@ -258,6 +343,7 @@ class Game(Aggregate):
             "arbiter_sha256": arbiter_sha256,
             "analysis": analysis,
             "prelude": prelude or [],
+            **{k: v for k, v in (lobby_fields or {}).items() if v},
         }
         timestamp = cls.Created.create_timestamp()
         public = {k: v for k, v in fields.items() if k not in SECRET_FIELDS["Created"]}
@@ -285,6 +371,11 @@ class Game(Aggregate):
         arbiter_sha256: str,
         analysis: dict[str, Any] | None,
         prelude: list[list[Any]],
+        private: bool = False,
+        rematch_of: str = "",
+        creator_sha256: str = "",
+        join_sha256: str = "",
+        claims: list[str] | None = None,
     ) -> None:
         self.game = game
         self.players = players
@@ -301,6 +392,17 @@ class Game(Aggregate):
         taken."""
         self.undo_request: dict[str, Any] | None = None
         self.chain_head = chain.GENESIS
+        self.private = private
+        self.rematch_of = rematch_of
+        self.creator_sha256 = creator_sha256
+        self.join_sha256 = join_sha256
+        self.claims = list(claims or [])
+        self.resigned: list[int] = []
+        """The seats that resigned, in order (:mod:`domain.lobby`)."""
+        self.closed = ""
+        """``aborted`` or ``expired`` once the game is called off, else empty."""
+        self.rematch = ""
+        """The id of this game's rematch, once made."""
         self.state: Any = self._replay_effective()
 
     def _trigger(self, event_class: type[Game.Event], **fields: Any) -> None:
@@ -334,9 +436,29 @@ class Game(Aggregate):
         return all(seat is not None for seat in self.seats)
 
     @property
+    def outcome(self) -> Outcome | None:
+        """The result once the game is over: the rules' outcome with resigned seats ranked
+        last, or the end by resignation (:mod:`domain.lobby`); ``None`` while it runs."""
+        rules = self.rules
+        found = rules.outcome(self.state)
+        if found is not None:
+            return lobby.ranked(found, self.players, self.resigned)
+        if lobby.ends_game(self.players, self.resigned):
+            scores = rules.summary(self.state).get("scores", [])
+            return lobby.resigned_outcome(scores, self.players, self.resigned)
+        return None
+
+    @property
     def finished(self) -> bool:
-        """The rules say the game is over."""
-        return self.rules.outcome(self.state) is not None
+        """The rules say the game is over, or every seat but one resigned."""
+        return self.outcome is not None
+
+    @property
+    def current_players(self) -> list[int]:
+        """The seats that may act now: none before the game starts or after it ends."""
+        if not self.started or self.finished:
+            return []
+        return self.rules.current_players(self.state)
 
     @property
     def moves(self) -> int:
@@ -362,6 +484,7 @@ class Game(Aggregate):
         clone.seats = [None if seat is None else dict(seat) for seat in self.seats]
         clone.line = self.line.copy()
         clone.undo_request = copy_json(self.undo_request)
+        clone.resigned = list(self.resigned)
         clone.state = self.rules.copy_state(self.state)
         return clone
 
@@ -379,6 +502,7 @@ class Game(Aggregate):
         random outcomes are drawn and recorded; an analysis game continues its prelude). The
         name is plain text (:func:`domain.text.plain_text`)."""
         name = plain_text("name", name)
+        self._check_open()
         if not 0 <= seat < self.players:
             raise SeatUnavailable("no-such-seat", f"Seat {seat} does not exist in this game.")
         if self.seats[seat] is not None:
@@ -386,6 +510,75 @@ class Game(Aggregate):
         self._trigger(Game.SeatJoined, seat=seat, name=name, token_sha256=token_sha256)
         if self.started and not self.has_prelude:
             self._record(self.rules.begin(self.state, self._random_stream()))
+
+    # The lobby (issue 13, part 4; docs/api.md, "Lobby"; decisions in domain/lobby.py)
+
+    def _check_open(self) -> None:
+        """Refuse a seat change in a game called off."""
+        if self.closed == "aborted":
+            raise GameNotReady("game-aborted", "This game was called off by its creator.")
+        if self.closed:
+            raise GameNotReady("game-expired", "This game expired waiting for players.")
+
+    def leave(self, seat: int) -> None:
+        """The seat's holder leaves before the game starts: the seat is free again, the
+        token dead."""
+        self._check_open()
+        if self.started:
+            raise GameNotReady("game-started", "The game has started: resign instead.")
+        self._trigger(Game.SeatLeft, seat=seat)
+
+    def resign(self, seat: int) -> None:
+        """The seat resigns from a running game: the game ends when one seat is left
+        playing, else the bot plays the seat out (:mod:`domain.lobby`)."""
+        if not self.started:
+            raise GameNotReady("game-not-started", "Leave the seat instead: play has not begun.")
+        if self.finished:
+            raise IllegalMove("game-over", "The game is over.")
+        if seat in self.resigned:
+            raise GameNotReady("seat-resigned", "This seat has resigned already.")
+        if self.undo_request is not None:
+            raise GameNotReady("undo-pending", "An undo request is waiting for answers.")
+        self._trigger(Game.SeatResigned, seat=seat)
+        self.play_resigned()
+
+    def play_resigned(self) -> None:
+        """While the game runs and a resigned seat may act, the bot moves for it, its choice
+        drawn from the seed and the version (:func:`domain.lobby.bot_random`)."""
+        if not self.resigned:
+            return
+        for _ in range(lobby.BOT_MOVES_PER_COMMAND):
+            if self.finished or self.undo_request is not None:
+                return
+            acting = [seat for seat in self.current_players if seat in self.resigned]
+            if not acting:
+                return
+            seat = acting[0]
+            bot = lobby.bot_random(self.seed, self.version + 1)
+            move = choose_move(self.rules, self.state, seat, bot)
+            self._move(seat, self.rules.move_to_json(move))
+
+    def abort(self) -> None:
+        """The creator calls off a game that has not started."""
+        self._check_open()
+        if self.started:
+            raise GameNotReady("game-started", "The game has started: it cannot be aborted.")
+        self._trigger(Game.GameAborted, by="creator")
+
+    def expire(self, after_seconds: int) -> None:
+        """A waiting game expires (the caller checked its age, :func:`domain.lobby.expired`)."""
+        self._check_open()
+        if self.started:
+            raise GameNotReady("game-started", "The game has started: it does not expire.")
+        self._trigger(Game.GameExpired, after_seconds=after_seconds)
+
+    def link_rematch(self, rematch: UUID) -> None:
+        """Record the finished game's rematch."""
+        if not self.finished:
+            raise GameNotReady("game-not-finished", "Only a finished game has a rematch.")
+        if self.rematch:
+            raise GameNotReady("rematch-exists", f"This game's rematch is {self.rematch}.")
+        self._trigger(Game.RematchCreated, rematch=str(rematch))
 
     def play(self, seat: int, move_json: Any, *, notation: str | None = None) -> None:
         """A seat makes a move, given in its JSON form or (``notation``) in the game's
@@ -395,6 +588,15 @@ class Game(Aggregate):
             raise GameNotReady("game-not-started", "Not every seat has been taken yet.")
         if self.undo_request is not None:
             raise GameNotReady("undo-pending", "An undo request is waiting for answers.")
+        if seat in self.resigned:
+            raise GameNotReady("seat-resigned", "This seat has resigned: the bot plays it.")
+        if lobby.ends_game(self.players, self.resigned):
+            raise IllegalMove("game-over", "The game ended by resignation.")
+        self._move(seat, move_json, notation)
+        self.play_resigned()
+
+    def _move(self, seat: int, move_json: Any, notation: str | None = None) -> None:
+        """One move of a seat, recorded with its consequences."""
         rules = self.rules
         move = (
             rules.parse_notation(notation) if notation is not None else rules.parse_move(move_json)
@@ -410,12 +612,18 @@ class Game(Aggregate):
     def request_undo(self, seat: int, turns: int = 1) -> None:
         """A player asks to take back the last ``turns`` turns of the line of play, the
         first of them their own: :func:`domain.undo.request_undo` decides whether it is a
-        request to other seats or takes effect at once (docs/audit.md, "Undo")."""
+        request to other seats or takes effect at once (docs/audit.md, "Undo"). Once a seat
+        has resigned, players undo nothing (its bot cannot consent; docs/api.md, "Lobby")."""
+        if self.resigned:
+            raise undo.UndoRefused(
+                "undo-not-allowed", "A seat has resigned: turns are no longer taken back."
+            )
         decided = undo.request_undo(self._undo_table(), seat, turns)
         if isinstance(decided, undo.Request):
             self._trigger(Game.UndoRequested, **decided.data())
         else:
             self._trigger(Game.TurnsUndone, **decided.data())
+            self.play_resigned()
 
     def answer_undo(self, seat: int, accept: bool) -> None:
         """Another player accepts or refuses the pending request; the last acceptance
@@ -424,6 +632,7 @@ class Game(Aggregate):
         self._trigger(Game.UndoAnswered, seat=seat, accepted=accept)
         if consented is not None:
             self._trigger(Game.TurnsUndone, **consented.data())
+            self.play_resigned()
 
     def arbiter_undo(self, keep_turns: int, reason: str) -> None:
         """The arbiter takes the game back to the end of turn ``keep_turns``
@@ -433,6 +642,7 @@ class Game(Aggregate):
             reason = plain_text("reason", reason)
         decided = undo.arbiter_undo(self._undo_table(), keep_turns, reason)
         self._trigger(Game.TurnsUndone, **decided.data())
+        self.play_resigned()
 
     def _undo_table(self) -> undo.Table:
         """What the undo policy needs to know of this game now."""
@@ -477,6 +687,21 @@ class Game(Aggregate):
             event_class = played_event_class(self.game, domain_event.type)
             self._trigger(event_class, data=domain_event.data)
 
+
+_LOBBY_CREATED = ("private", "rematch_of", "creator_sha256", "join_sha256", "claims")
+"""The lobby's fields of ``Created``, kept only when set."""
+
+_LOBBY_DEFAULTS: dict[str, Any] = {
+    "resigned": [],
+    "closed": "",
+    "rematch": "",
+    "private": False,
+    "rematch_of": "",
+    "creator_sha256": "",
+    "join_sha256": "",
+    "claims": [],
+}
+"""The lobby's attributes of a game (issue 13, part 4) as a game saved before them has them."""
 
 _ENVELOPE = frozenset({"originator_id", "originator_version", "timestamp", "originator_topic"})
 

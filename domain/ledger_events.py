@@ -4,7 +4,9 @@ views"; docs/audit.md, "Undo").
 
 The game aggregate (:class:`domain.game.Game`) stores these events around the games' own:
 ``Created``, ``SeatJoined``, ``MoveMade``, and the undo protocol's ``UndoRequested``,
-``UndoAnswered`` and ``TurnsUndone``. Each definition here is the event's *public* data —
+``UndoAnswered`` and ``TurnsUndone``, and the lobby's ``SeatLeft``, ``SeatResigned``,
+``GameAborted``, ``GameExpired`` and ``RematchCreated`` (docs/api.md, "Lobby"). Each
+definition here is the event's *public* data —
 what ``Game.Event.public_data`` gives, the event log presents and the hash chain covers —
 so the secret fields (``domain.game.SECRET_FIELDS``: ``Created``'s ``seed`` and
 ``arbiter_sha256``, ``SeatJoined``'s ``token_sha256``) and the chain's own fields
@@ -15,7 +17,7 @@ so the secret fields (``domain.game.SECRET_FIELDS``: ``Created``'s ``seed`` and
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
@@ -56,6 +58,11 @@ class Created(TypedDict):
     seed_sha256: str
     analysis: ScenarioAnalysis | ForkAnalysis | None
     prelude: list[list[Any]]
+    private: NotRequired[bool]
+    """Only in a private game (``true``): its seats need the join secret (docs/api.md,
+    "Lobby")."""
+    rematch_of: NotRequired[str]
+    """Only in a rematch: the finished game it replays (docs/api.md, "Lobby")."""
 
 
 class SeatJoined(TypedDict):
@@ -104,6 +111,37 @@ class TurnsUndone(TypedDict):
     reason: str
 
 
+class SeatLeft(TypedDict):
+    """A seat's holder left before the game started: the seat is free again, its token dead
+    (docs/api.md, "Lobby")."""
+
+    seat: int
+
+
+class SeatResigned(TypedDict):
+    """A seat resigned from a running game (docs/api.md, "Lobby"; :mod:`domain.lobby`)."""
+
+    seat: int
+
+
+class GameAborted(TypedDict):
+    """The game was called off before it started, ``by`` its creator."""
+
+    by: Literal["creator"]
+
+
+class GameExpired(TypedDict):
+    """The game expired waiting for players, ``after_seconds`` after its creation."""
+
+    after_seconds: int
+
+
+class RematchCreated(TypedDict):
+    """The finished game's rematch is the game ``rematch``."""
+
+    rematch: str
+
+
 LEDGER_EVENTS: tuple[type[Mapping[str, object]], ...] = (
     Created,
     SeatJoined,
@@ -111,5 +149,10 @@ LEDGER_EVENTS: tuple[type[Mapping[str, object]], ...] = (
     UndoRequested,
     UndoAnswered,
     TurnsUndone,
+    SeatLeft,
+    SeatResigned,
+    GameAborted,
+    GameExpired,
+    RematchCreated,
 )
 """Every ledger event's definition, in the order a game records them first."""

@@ -165,6 +165,8 @@ class Shapes:
     """What :meth:`Rules.view` returns."""
     options: object
     """The game's options, as fixed at creation (``normalise_options``)."""
+    outcome_details: object
+    """What :attr:`Outcome.details` holds (docs/api.md, "The typed document")."""
 
 
 @runtime_checkable

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import platformdirs
+from limits import parse_many
 
 from application.shards import MAX_SHARDS
 
@@ -136,6 +137,52 @@ class PostgresSettings:
 
 
 @dataclass(frozen=True)
+class RateLimits:
+    """Rate limits per class of request, each a limit string of Flask-Limiter (``"1200 per
+    minute"``, ``"20/second;600/minute"``), counted per seat token when the request carries one,
+    else per client address (docs/operations.md, "Rate limits")."""
+
+    enabled: bool = True
+    reads: str = "6000 per minute"
+    """Every GET under /api/v1 (health and the docs pages are never limited)."""
+    writes: str = "1200 per minute"
+    """Every POST that is not a create: join, move, undo requests and answers."""
+    creates: str = "300 per minute"
+    """POST /games and POST /games/{id}/forks: each makes a new game."""
+    storage_uri: str = "memory://"
+    """Where the counts live: ``memory://`` (one process), ``redis://host:port`` (shared by
+    every process and host)."""
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> RateLimits:
+        """Read ``GAMELEDGER_RATE_LIMIT_*``; a limit string the library cannot read is a
+        :class:`ConfigurationError`."""
+        defaults = cls()
+
+        def get(key: str, default: str) -> str:
+            return env.get(f"GAMELEDGER_RATE_LIMIT_{key}", default).strip() or default
+
+        found = cls(
+            enabled=_yes_no(get("ENABLED", "yes"), "GAMELEDGER_RATE_LIMIT_ENABLED"),
+            reads=get("READS", defaults.reads),
+            writes=get("WRITES", defaults.writes),
+            creates=get("CREATES", defaults.creates),
+            storage_uri=get("STORAGE_URI", defaults.storage_uri),
+        )
+        for name, value in (("READS", found.reads), ("WRITES", found.writes),
+                            ("CREATES", found.creates)):  # fmt: skip
+            try:
+                if not parse_many(value):
+                    raise ValueError(value)
+            except ValueError:
+                raise ConfigurationError(
+                    f"GAMELEDGER_RATE_LIMIT_{name} is not a rate limit such as "
+                    f"'1200 per minute': {value!r}"
+                ) from None
+        return found
+
+
+@dataclass(frozen=True)
 class Settings:
     """Everything the service is configured with."""
 
@@ -155,6 +202,20 @@ class Settings:
     """Parts of the event store (docs/operations.md, "Shards")."""
     shard_postgres: tuple[tuple[int, PostgresSettings], ...] = ()
     """The parts whose events live in another PostgreSQL database than ``postgres``'s."""
+    lobby_expiry_seconds: int = 7 * 24 * 3600
+    """A game still waiting for players this long after its creation expires (0: never;
+    docs/operations.md, "Lobby expiry")."""
+    idempotency_ttl: float = 24 * 3600.0
+    """Seconds an ``Idempotency-Key``'s answer is kept, from its first use (docs/api.md,
+    "Idempotency"); expired keys are purged."""
+    idempotency_lease: float = 60.0
+    """Seconds a request holding a key may run before a retry with it may run the request
+    again (a process that died mid-request leaves no answer)."""
+    rate_limits: RateLimits = field(default_factory=RateLimits)
+    """The rate limits (docs/operations.md, "Rate limits")."""
+    trusted_proxies: int = 0
+    """How many reverse proxies in front of the service append to ``X-Forwarded-For``: 0 (the
+    default) ignores the header, so that no client can choose its own address."""
     auto_upgrade: bool = True
     """Servers and runners bring the store's schema up to date when they start (under the
     schema lock, docs/operations.md, "Schema"); ``False``: they refuse a store whose schema is
@@ -203,6 +264,7 @@ class Settings:
             game_cache_mb = float(get("GAME_CACHE_MB", "64"))
             max_body_bytes = int(get("MAX_BODY_BYTES", str(256 * 1024)))
             max_json_depth = int(get("MAX_JSON_DEPTH", "32"))
+            lobby_expiry_seconds = int(get("LOBBY_EXPIRY_SECONDS", str(7 * 24 * 3600)))
         except ValueError as error:
             raise ConfigurationError(
                 f"A numeric GAMELEDGER_ setting is not a number: {error}"
@@ -212,6 +274,8 @@ class Settings:
                 "GAMELEDGER_MAX_BODY_BYTES must be at least 1024 and "
                 "GAMELEDGER_MAX_JSON_DEPTH from 2 to 500."
             )
+        if lobby_expiry_seconds < 0:
+            raise ConfigurationError("GAMELEDGER_LOBBY_EXPIRY_SECONDS must not be negative.")
         if game_cache_mb < 0:
             raise ConfigurationError("GAMELEDGER_GAME_CACHE_MB must not be negative.")
         if postgres.pool_size < 1 or postgres.max_overflow < 0:
@@ -230,6 +294,20 @@ class Settings:
             for shard in range(1, shards)
             if (found := _shard_database(env, shard, postgres)) != postgres
         )
+        try:
+            idempotency_ttl = float(get("IDEMPOTENCY_TTL", str(24 * 3600)))
+            idempotency_lease = float(get("IDEMPOTENCY_LEASE", "60"))
+            trusted_proxies = int(get("TRUSTED_PROXIES", "0"))
+        except ValueError:
+            raise ConfigurationError(
+                "GAMELEDGER_IDEMPOTENCY_TTL, GAMELEDGER_IDEMPOTENCY_LEASE and "
+                "GAMELEDGER_TRUSTED_PROXIES must be numbers."
+            ) from None
+        if idempotency_ttl <= 0 or idempotency_lease <= 0 or trusted_proxies < 0:
+            raise ConfigurationError(
+                "GAMELEDGER_IDEMPOTENCY_TTL and GAMELEDGER_IDEMPOTENCY_LEASE must be positive, "
+                "GAMELEDGER_TRUSTED_PROXIES at least 0."
+            )
         data_dir = Path(get("DATA_DIR", str(default_data_dir()))).expanduser()
         return cls(
             store=store,
@@ -241,7 +319,12 @@ class Settings:
             game_cache_mb=game_cache_mb,
             max_body_bytes=max_body_bytes,
             max_json_depth=max_json_depth,
+            lobby_expiry_seconds=lobby_expiry_seconds,
             auto_upgrade=auto_upgrade == "yes",
+            idempotency_ttl=idempotency_ttl,
+            idempotency_lease=idempotency_lease,
+            rate_limits=RateLimits.from_env(env),
+            trusted_proxies=trusted_proxies,
             shards=shards,
             shard_postgres=shard_postgres,
         )

@@ -27,18 +27,21 @@ from psycopg import sql
 
 from application.shards import store_name
 from infrastructure.config import ConfigurationError
+from infrastructure.idempotency import PART, idempotency_store
 from infrastructure.readmodels.rows import SCHEMA_VERSION as GAMES_LIST_VERSION
 from infrastructure.storage import Storage
 
 EVENTS_VERSION = 2
 """Version 2 of a part of the event store adds the index of each game's events by topic (the
 event log's ``?type=``)."""
-READ_MODEL_VERSIONS = {"games_list": GAMES_LIST_VERSION, "turns": 1, "records": 1}
+READ_MODEL_VERSIONS = {"games_list": GAMES_LIST_VERSION, "turns": 1, "records": 1, PART: 1}
 """Version 1 of a read model keeps its tracking position in ``<read model>_tracking`` (on
 SQLite earlier versions kept it in the library's ``tracking`` table, which the upgrade moves
 over). A read model whose shape changed (its view's ``recreate_below``; the games list at
 version 2) is made anew by the upgrade and filled again from the log by its follower. The
-``records`` part keeps finished games' records (:mod:`infrastructure.readmodels.records`)."""
+``records`` part keeps finished games' records (:mod:`infrastructure.readmodels.records`), the
+``idempotency`` part the answers kept for ``Idempotency-Key``
+(:mod:`infrastructure.idempotency`)."""
 
 SHARDS = "shards"
 """The row of the first part's version table that counts the parts the store has had: a store
@@ -284,6 +287,8 @@ def _postgres_ddl(storage: Storage, part: Part, version: int) -> list[Any]:
         return [*statements, *recorders.topic_index]
     if part.name == "records":
         return list(storage.record_store().ddl())
+    if part.name == PART:
+        return idempotency_store(storage).ddl()
     view = storage.read_model(part.name)
     schema = storage.settings.postgres.schema
     drop = [
@@ -343,8 +348,9 @@ def _sqlite_create(conn: sqlite3.Connection, storage: Storage, part: Part, versi
                 conn.execute(statement)
         for statement in recorders.topic_index:
             conn.execute(statement)
-    elif part.name == "records":
-        for statement in storage.record_store().ddl():
+    elif part.name in ("records", PART):
+        kept = storage.record_store() if part.name == "records" else idempotency_store(storage)
+        for statement in kept.ddl():
             conn.execute(statement)
     else:
         view = storage.read_model(part.name)

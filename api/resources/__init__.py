@@ -1,12 +1,24 @@
 """The routes of ``/api/v1`` (docs/api.md, "Endpoints"), one flask-smorest blueprint per
-resource, each in its own module: games, seats, moves, turns, undo, forks, records, streams. Each
-route is thin: it reads the request, calls one use case and shapes the answer; errors are
-raised and turned into problem+json by api/errors.py, and declared by api/problems.py."""
+resource, each in its own module: games, seats, moves, turns, undo, forks, records,
+rendering, lobby, streams. Each route is thin: it reads the request, calls one use case and
+shapes the answer; errors are raised and turned into problem+json by api/errors.py, and
+declared by api/problems.py."""
 
 from __future__ import annotations
 
 from api.requests import Blueprint
-from api.resources import forks, games, moves, records, seats, streams, turns, undo
+from api.resources import (
+    forks,
+    games,
+    lobby,
+    moves,
+    records,
+    rendering,
+    seats,
+    streams,
+    turns,
+    undo,
+)
 
 BLUEPRINTS: tuple[Blueprint, ...] = (
     games.blp,
@@ -16,6 +28,8 @@ BLUEPRINTS: tuple[Blueprint, ...] = (
     undo.blp,
     forks.blp,
     records.blp,
+    rendering.blp,
+    lobby.blp,
     streams.blp,
 )
 """Every blueprint, in the order the OpenAPI document lists their tags."""

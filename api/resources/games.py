@@ -65,11 +65,19 @@ def list_games(query: dict[str, Any]) -> Response:
     Failure(422, "invalid-options", "invalid-player-count", "invalid-settings"),
 )
 def create_game(body: dict[str, Any]) -> Answer:
-    """Create a game; its seats are then joined with POST .../seats. A tournament game's
-    creator receives the arbiter's token (shown once)."""
+    """Create a game; its seats are then joined with POST .../seats. The creator receives,
+    once each, the creator's token (to abort the game before it starts), a private game's
+    join secret and a tournament game's arbiter token (docs/api.md, "Lobby")."""
     app = services().app
-    opened = app.open_game(body["game"], body["players"], body["options"], body["settings"])
-    view = {**app.view(opened.game_id), "arbiter_token": opened.arbiter_token}
+    opened = app.open_game(
+        body["game"], body["players"], body["options"], body["settings"], private=body["private"]
+    )
+    view = {
+        **app.view(opened.game_id),
+        "arbiter_token": opened.arbiter_token,
+        "creator_token": opened.creator_token,
+        "join_secret": opened.join_secret,
+    }
     return with_etag(view, view["version"], 201, game_location(opened.game_id))
 
 

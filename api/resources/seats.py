@@ -18,11 +18,30 @@ blp = Blueprint("seats", __name__, url_prefix=PREFIX, description="Taking a seat
 @blp.problems(
     problems.BODY,
     problems.GAME,
-    Failure(409, "seat-taken", "no-such-seat", "game-full", "concurrent-update"),
+    Failure(403, "join-secret-required", "invalid-join-secret"),
+    Failure(422, "not-plain-text"),
+    Failure(
+        409,
+        "seat-taken",
+        "no-such-seat",
+        "game-full",
+        "concurrent-update",
+        "game-expired",
+        "game-aborted",
+        "seat-reserved",
+    ),
 )
 def join_game(body: dict[str, Any], game_id: str) -> Answer:
-    """Take a seat and receive its secret token (shown once)."""
-    joined = services().app.join(game_uuid(game_id), body["name"], body["seat"])
+    """Take a seat and receive its secret token (shown once). A private game's seats need its
+    ``secret``; a rematch's seats are claimed (POST .../claim); a game that waited past the
+    lobby's expiry is expired now and refused (docs/api.md, "Lobby")."""
+    joined = services().app.join(
+        game_uuid(game_id),
+        body["name"],
+        body["seat"],
+        secret=body["secret"],
+        expiry_seconds=services().settings.lobby_expiry_seconds,
+    )
     answer = {
         "game_id": game_id,
         "seat": joined.seat,

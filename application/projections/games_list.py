@@ -30,7 +30,7 @@ from application.projections.following import CACHE_BYTES, FollowingProjection, 
 from application.projections.storable import storable
 from domain.game import Game
 
-STATUSES = ("waiting", "active", "finished")
+STATUSES = ("waiting", "active", "finished", "aborted", "expired")
 
 
 @dataclass(frozen=True)
@@ -228,7 +228,7 @@ def row_of(game: Game, last_activity: str) -> GameRow:
         status=status_of(game),
         players=game.players,
         seats=storable(seats_of(game)),
-        current_players=game.rules.current_players(game.state) if game.started else [],
+        current_players=game.current_players,
         analysis=game.analysis is not None,
         scores=[int(s) for s in summary.get("scores", [])],
         round=summary.get("round"),
@@ -255,5 +255,7 @@ class GamesListProjection(FollowingProjection):
         and the last position are written in one transaction (all or nothing)."""
         rows: dict[UUID, GameRow] = {}
         for stored, game in self.follow(events):
+            if game.private:
+                continue  # a private game is not listed (docs/api.md, "Lobby")
             rows[game.id] = row_of(game, stored.timestamp.isoformat())
         self.view.upsert_games(list(rows.values()), tracking)

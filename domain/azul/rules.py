@@ -41,7 +41,7 @@ from domain.azul.state import (
 )
 from domain.azul.tiles import NO_TILES
 from domain.azul.tiling import AzulTurn, free_columns, place, refill
-from domain.azul.view import AzulView, outcome, summary, view
+from domain.azul.view import AzulOutcomeDetails, AzulView, outcome, summary, view
 from domain.protocol import (
     IllegalMove,
     InvalidMove,
@@ -60,7 +60,12 @@ class AzulRules(RulesBase[AzulState, Move]):
     """The rules of Azul for 2-4 players (docs/azul.md)."""
 
     events = EVENTS
-    shapes = Shapes(move=TakeJson | PlaceJson, view=AzulView, options=AzulOptions)
+    shapes = Shapes(
+        move=TakeJson | PlaceJson,
+        view=AzulView,
+        options=AzulOptions,
+        outcome_details=AzulOutcomeDetails,
+    )
 
     name = "azul"
     min_players = 2

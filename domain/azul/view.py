@@ -8,10 +8,11 @@ All numbers a person reads are 1-based (factories, pattern lines, wall rows and 
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, cast
 
 from typing_extensions import TypedDict
 
+from domain.azul.events import Bonus, Reason
 from domain.azul.options import AzulOptions
 from domain.azul.state import OVER, PHASE_NAMES, AzulState, PhaseName, current_players
 from domain.azul.tiles import LETTERS, MARKER, SIZE, Letter, letters, wall_colour
@@ -51,6 +52,15 @@ class CentreView(TypedDict):
 
     tiles: list[Letter]
     marker: bool
+
+
+class AzulOutcomeDetails(TypedDict):
+    """An outcome's details (docs/azul.md, "End of game"): why the game ended, each seat's
+    bonuses and complete rows."""
+
+    reason: Reason
+    bonuses: list[Bonus]
+    complete_rows: list[int]
 
 
 class AzulView(TypedDict):
@@ -139,13 +149,14 @@ def outcome(state: AzulState) -> Outcome | None:
     result = state.result
     if state.phase != OVER or result is None:
         return None
+    details: AzulOutcomeDetails = {
+        "reason": result["reason"],
+        "bonuses": [cast(Bonus, dict(b)) for b in result["bonuses"]],
+        "complete_rows": list(result["complete_rows"]),
+    }
     return Outcome(
         scores=list(state.scores),
         ranks=list(result["ranks"]),
         winners=list(result["winners"]),
-        details={
-            "reason": result["reason"],
-            "bonuses": [dict(b) for b in result["bonuses"]],
-            "complete_rows": list(result["complete_rows"]),
-        },
+        details=dict(details),
     )

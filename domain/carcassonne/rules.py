@@ -40,7 +40,14 @@ from domain.carcassonne.state import (
     state_to_json,
 )
 from domain.carcassonne.turn import answer_castle, auction, draw_tile, play, play_bridged
-from domain.carcassonne.view import CarcassonneView, acting, outcome, summary, view
+from domain.carcassonne.view import (
+    CarcassonneOutcomeDetails,
+    CarcassonneView,
+    acting,
+    outcome,
+    summary,
+    view,
+)
 from domain.protocol import (
     IllegalMove,
     InvalidMove,
@@ -67,7 +74,12 @@ class CarcassonneRules(RulesBase[CarcassonneState, Move]):
 
     events = EVENTS
     """Every event, its typed data and its handler (:mod:`domain.carcassonne.evolve`)."""
-    shapes = Shapes(move=MoveJSON, view=CarcassonneView, options=CarcassonneOptions)
+    shapes = Shapes(
+        move=MoveJSON,
+        view=CarcassonneView,
+        options=CarcassonneOptions,
+        outcome_details=CarcassonneOutcomeDetails,
+    )
     """The typed definitions of a move, a view and the options."""
 
     name = "carcassonne"

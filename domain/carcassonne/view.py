@@ -12,7 +12,7 @@ from typing_extensions import TypedDict
 
 from domain.carcassonne.board import surrounded
 from domain.carcassonne.decisions import Bazaar, Decision, FiefOption
-from domain.carcassonne.events import Segment, Square
+from domain.carcassonne.events import Breakdown, Segment, Square
 from domain.carcassonne.expansion import EXPANSION
 from domain.carcassonne.expansion.bazaars.auction import deciding
 from domain.carcassonne.expansion.castles.sites import squares_json
@@ -371,15 +371,30 @@ def summary(state: CarcassonneState) -> SummaryView:
     }
 
 
+class CarcassonneOutcomeDetails(TypedDict):
+    """An outcome's details: per seat, the points from play, from incomplete features and
+    from farms (docs/carcassonne.md, "Final scoring")."""
+
+    breakdown: Breakdown
+
+
 def outcome(state: CarcassonneState) -> Outcome | None:
     """``None`` until ``GameEnded``; then final scores, ranks and winners, with the points
     per seat from play, from incomplete features and from farms as details."""
     result = state.result
     if state.phase != OVER or result is None:
         return None
+    breakdown = result["breakdown"]
+    details: CarcassonneOutcomeDetails = {
+        "breakdown": {
+            "play": list(breakdown["play"]),
+            "features": list(breakdown["features"]),
+            "farms": list(breakdown["farms"]),
+        }
+    }
     return Outcome(
         scores=list(state.scores),
         ranks=list(result["ranks"]),
         winners=list(result["winners"]),
-        details={"breakdown": {k: list(v) for k, v in result["breakdown"].items()}},
+        details=dict(details),
     )

@@ -45,7 +45,7 @@ from domain.risk.state import (
     state_from_json,
     state_to_json,
 )
-from domain.risk.view import RiskView, event_view, outcome, summary, view
+from domain.risk.view import RiskOutcomeDetails, RiskView, event_view, outcome, summary, view
 from domain.turn import Turn
 
 RULES_VERSION: Final = "risk-3"
@@ -83,7 +83,12 @@ class RiskRules(RulesBase[RiskState, RiskMove]):
     (docs/risk.md)."""
 
     events = EVENTS
-    shapes = Shapes(move=RiskMoveJson, view=RiskView, options=RiskOptions)
+    shapes = Shapes(
+        move=RiskMoveJson,
+        view=RiskView,
+        options=RiskOptions,
+        outcome_details=RiskOutcomeDetails,
+    )
 
     name = "risk"
     min_players = 2

@@ -264,6 +264,15 @@ def _move_view(data: MoveMade, seat: int | None) -> MoveMade:
     return shown
 
 
+class RiskOutcomeDetails(TypedDict):
+    """An outcome's details (docs/risk.md, "End of the game"): how the game ended, the
+    rounds played, the seats eliminated in order."""
+
+    reason: Literal["conquest", "settlement"]
+    rounds: int
+    eliminated: list[int]
+
+
 def outcome(state: RiskState) -> Outcome | None:
     """``None`` until ``GameEnded``; then each seat's score is its share of the prize fund
     in kopecks; ranks follow the shares; the winners are the seats that received a share
@@ -274,15 +283,16 @@ def outcome(state: RiskState) -> Outcome | None:
     scores = [int(result["shares"].get(str(seat), 0)) for seat in range(state.players)]
     ranks = [1 + sum(1 for other in scores if other > score) for score in scores]
     winners = [seat for seat, score in enumerate(scores) if score > 0]
+    details: RiskOutcomeDetails = {
+        "reason": result["reason"],
+        "rounds": state.round,
+        "eliminated": list(state.eliminated),
+    }
     return Outcome(
         scores=scores,
         ranks=ranks,
         winners=winners,
-        details={
-            "reason": result["reason"],
-            "rounds": state.round,
-            "eliminated": list(state.eliminated),
-        },
+        details=dict(details),
     )
 
 

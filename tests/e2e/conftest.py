@@ -1,4 +1,6 @@
-"""An HTTP client of the Flask app on a store (in-process WSGI)."""
+"""An HTTP client of the Flask app on a store (in-process WSGI). Every answer any e2e test
+gets from an app's test client is checked against the served OpenAPI document
+(tests/e2e/openapi_check.py)."""
 
 from __future__ import annotations
 
@@ -7,11 +9,25 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 from api.app import create_app
 from infrastructure.config import Settings
 from infrastructure.container import Services, build_services
+from tests.e2e.openapi_check import CheckedClient, checker
+
+
+@pytest.fixture(scope="session")
+def openapi_checker() -> object:
+    """The served document, compiled once for the session."""
+    return checker()
+
+
+@pytest.fixture(autouse=True)
+def checked_answers(openapi_checker: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every app's test client in an e2e test checks its answers against the document."""
+    monkeypatch.setattr(Flask, "test_client_class", CheckedClient)
 
 
 @pytest.fixture

@@ -54,6 +54,17 @@ BLUEPRINTS = {
         ("GET", "/api/v1/games/<game_id>/events"),
         ("GET", "/api/v1/games/<game_id>/record"),
     },
+    "rendering": {
+        ("GET", "/api/v1/game-types/carcassonne/tiles"),
+        ("GET", "/api/v1/game-types/risk/map"),
+    },
+    "lobby": {
+        ("POST", "/api/v1/games/<game_id>/leave"),
+        ("POST", "/api/v1/games/<game_id>/resign"),
+        ("POST", "/api/v1/games/<game_id>/abort"),
+        ("POST", "/api/v1/games/<game_id>/rematch"),
+        ("POST", "/api/v1/games/<game_id>/claim"),
+    },
     "streams": {
         ("GET", "/api/v1/games/<game_id>/stream"),
         ("GET", "/api/v1/games/stream"),
@@ -63,28 +74,40 @@ BLUEPRINTS = {
 
 BODY = {400, 413, 415}
 COMMAND = BODY | {401, 403, 404, 409, 422, 428}
+LIMITED = {429}
+"""Every operation may be rate limited (api/ratelimit.py)."""
+IDEMPOTENT = LIMITED | {400, 409, 422}
+"""Every POST takes an Idempotency-Key (api/idempotency.py)."""
 DECLARED = {
-    ("get", "/api/v1/game-types"): set(),
-    ("get", "/api/v1/game-types/{name}/schemas"): {404},
-    ("get", "/api/v1/games"): {400},
-    ("post", "/api/v1/games"): BODY | {404, 422},
-    ("get", "/api/v1/games/{game_id}"): {400, 401, 403, 404},
-    ("post", "/api/v1/games/{game_id}/seats"): BODY | {404, 409},
-    ("get", "/api/v1/games/{game_id}/legal-moves"): {401, 403, 404},
-    ("post", "/api/v1/games/{game_id}/moves"): COMMAND,
-    ("get", "/api/v1/games/{game_id}/turns"): {400, 401, 403, 404},
-    ("get", "/api/v1/games/{game_id}/turns/{turn}"): {401, 403, 404},
-    ("post", "/api/v1/games/{game_id}/undo-requests"): COMMAND,
-    ("post", "/api/v1/games/{game_id}/undo-requests/answer"): COMMAND,
-    ("post", "/api/v1/games/{game_id}/arbiter/undo"): COMMAND,
-    ("post", "/api/v1/games/{game_id}/forks"): BODY | {401, 403, 404, 409},
-    ("get", "/api/v1/games/{game_id}/events"): {400, 401, 403, 404},
-    ("get", "/api/v1/games/{game_id}/record"): {401, 403, 404},
-    ("get", "/api/v1/games/{game_id}/stream"): {400, 401, 403, 404, 503},
-    ("get", "/api/v1/games/stream"): {400, 503},
+    ("get", "/api/v1/game-types"): LIMITED,
+    ("get", "/api/v1/game-types/{name}/schemas"): LIMITED | {404},
+    ("get", "/api/v1/games"): LIMITED | {400},
+    ("post", "/api/v1/games"): IDEMPOTENT | BODY | {404, 422},
+    ("get", "/api/v1/games/{game_id}"): LIMITED | {400, 401, 403, 404},
+    ("post", "/api/v1/games/{game_id}/seats"): IDEMPOTENT | BODY | {403, 404, 409, 422},
+    ("get", "/api/v1/games/{game_id}/legal-moves"): LIMITED | {401, 403, 404},
+    ("post", "/api/v1/games/{game_id}/moves"): IDEMPOTENT | COMMAND,
+    ("get", "/api/v1/games/{game_id}/turns"): LIMITED | {400, 401, 403, 404},
+    ("get", "/api/v1/games/{game_id}/turns/{turn}"): LIMITED | {401, 403, 404},
+    ("post", "/api/v1/games/{game_id}/undo-requests"): IDEMPOTENT | COMMAND,
+    ("post", "/api/v1/games/{game_id}/undo-requests/answer"): IDEMPOTENT | COMMAND,
+    ("post", "/api/v1/games/{game_id}/arbiter/undo"): IDEMPOTENT | COMMAND,
+    ("post", "/api/v1/games/{game_id}/forks"): IDEMPOTENT | BODY | {401, 403, 404, 409},
+    ("get", "/api/v1/games/{game_id}/events"): LIMITED | {400, 401, 403, 404},
+    ("get", "/api/v1/games/{game_id}/record"): LIMITED | {401, 403, 404},
+    ("get", "/api/v1/game-types/carcassonne/tiles"): LIMITED,
+    ("get", "/api/v1/game-types/risk/map"): LIMITED,
+    ("post", "/api/v1/games/{game_id}/leave"): IDEMPOTENT | BODY | {401, 403, 404, 409},
+    ("post", "/api/v1/games/{game_id}/resign"): IDEMPOTENT | BODY | {401, 403, 404, 409, 422},
+    ("post", "/api/v1/games/{game_id}/abort"): IDEMPOTENT | BODY | {401, 403, 404, 409},
+    ("post", "/api/v1/games/{game_id}/rematch"): IDEMPOTENT | {401, 403, 404, 409},
+    ("post", "/api/v1/games/{game_id}/claim"): IDEMPOTENT | {401, 403, 404, 409},
+    ("get", "/api/v1/games/{game_id}/stream"): LIMITED | {400, 401, 403, 404, 503},
+    ("get", "/api/v1/games/stream"): LIMITED | {400, 503},
 }
 """The problem statuses each operation declares (docs/api.md, "Errors": which and why).
-GET /game-types reads nothing from the request, so it has nothing to refuse."""
+GET /game-types and the rendering data read nothing from the request: they can only be rate
+limited."""
 
 
 @pytest.fixture
@@ -193,7 +216,7 @@ def test_schema_errors_are_declared_as_the_400_they_are(
     assert refused.json["code"] == "invalid-request"
     for key, operation in operations(spec).items():
         if "requestBody" in operation or any(
-            p["in"] == "query" for p in operation.get("parameters", [])
+            p.get("in") == "query" for p in operation.get("parameters", [])
         ):
             assert "400" in operation["responses"], key
             assert "invalid-request" in operation["responses"]["400"]["description"], key

@@ -1,0 +1,148 @@
+"""Record the OpenAPI document's examples from a real game (issue 13, part 1; docs/api.md, "The
+typed OpenAPI document"): an Azul game played over HTTP, each operation's request body and
+answer kept as they were sent, written to api/openapi_examples.json. The document shows them
+on each operation; tests/e2e/test_openapi_document.py checks that every operation has one and
+that each is valid against its schema.
+
+Run ``python -m tests.e2e.openapi_examples`` after changing what an operation answers. (Long
+lists are cut to their first items, which keeps each example a real answer's shape.)"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from api.app import create_app
+from infrastructure.config import Settings
+from infrastructure.container import build_services
+
+OUTPUT = Path(__file__).resolve().parents[2] / "api" / "openapi_examples.json"
+LONG = 3
+"""Lists of an example longer than this are cut (legal moves, events)."""
+
+
+def record_examples(folder: Path) -> dict[str, Any]:
+    """Play a little of two real Azul games (one a tournament's) and keep, per operation,
+    the request body and the answer."""
+    services = build_services(Settings(store="sqlite", sqlite_path=folder / "examples.db"))
+    try:
+        return _play(services)
+    finally:
+        services.close()
+
+
+def _play(services: Any) -> dict[str, Any]:
+    client = create_app(services, follow=False).test_client()
+    found: dict[str, Any] = {}
+
+    def call(name: str, method: str, url: str, body: Any = None, token: str = "") -> Any:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        answer = client.open(url, method=method, json=body, headers=headers)
+        assert answer.status_code < 300, (name, answer.status_code, answer.json)
+        example: dict[str, Any] = {"response": answer.json}
+        if body is not None:
+            example["request"] = body
+        found[name] = example
+        return answer.json
+
+    base = "/api/v1"
+    call("list_game_types", "GET", f"{base}/game-types")
+    call("get_game_schemas", "GET", f"{base}/game-types/azul/schemas")
+    created = call("create_game", "POST", f"{base}/games", {"game": "azul", "players": 2})
+    game = f"{base}/games/{created['id']}"
+    tokens = [call("join_game", "POST", f"{game}/seats", {"name": n})["token"] for n in "AB"]
+    view = client.get(game).json
+    mover = view["current_players"][0]
+    legal = call("legal_moves", "GET", f"{game}/legal-moves", token=tokens[mover])
+    move = {"move": legal["moves"][0]["move"], "expected_version": legal["version"]}
+    played = call("make_move", "POST", f"{game}/moves", move, token=tokens[mover])
+    call("get_game", "GET", game, token=tokens[mover])
+    services.catch_up()
+    call("list_games", "GET", f"{base}/games?limit=2")
+    call("list_turns", "GET", f"{game}/turns")
+    call("view_after_turn", "GET", f"{game}/turns/1")
+    call("event_log", "GET", f"{game}/events?limit={LONG}")
+    call("game_record", "GET", f"{game}/record")
+    call("fork_game", "POST", f"{game}/forks", {"turn": 1}, token=tokens[mover])
+    asked = call(
+        "request_undo",
+        "POST",
+        f"{game}/undo-requests",
+        {"turns": 1, "expected_version": played["version"]},
+        token=tokens[mover],
+    )
+    call(
+        "answer_undo",
+        "POST",
+        f"{game}/undo-requests/answer",
+        {"accept": True, "expected_version": asked["version"]},
+        token=tokens[1 - mover],
+    )
+    stale = client.post(
+        f"{game}/moves", json={**move, "expected_version": 1}, headers=_bearer(tokens[mover])
+    )
+    found["problem"] = stale.json
+    _arbiter(client, found, call)
+    _lobby(client, call)
+    return _cut(found)
+
+
+def _lobby(client: Any, call: Any) -> None:
+    """The lobby verbs: leave and abort a waiting game; resign a game of two (which ends
+    it), play it again and claim a seat of the rematch."""
+    base = "/api/v1"
+    waiting = client.post(f"{base}/games", json={"game": "azul", "players": 2}).json
+    game = f"{base}/games/{waiting['id']}"
+    seat = client.post(f"{game}/seats", json={"name": "Ann"}).json
+    body = {"expected_version": seat["version"]}
+    left = call("leave_game", "POST", f"{game}/leave", body, token=seat["token"])
+    body = {"expected_version": left["version"]}
+    call("abort_game", "POST", f"{game}/abort", body, token=waiting["creator_token"])
+    created = client.post(f"{base}/games", json={"game": "azul", "players": 2}).json
+    game = f"{base}/games/{created['id']}"
+    tokens = [client.post(f"{game}/seats", json={"name": n}).json["token"] for n in ("Ann", "Bob")]
+    version = client.get(game).json["version"]
+    call("resign_game", "POST", f"{game}/resign", {"expected_version": version}, token=tokens[0])
+    again = call("rematch_game", "POST", f"{game}/rematch", token=tokens[1])
+    call("claim_seat", "POST", f"{base}/games/{again['game_id']}/claim", token=tokens[0])
+
+
+def _arbiter(client: Any, found: dict[str, Any], call: Any) -> None:
+    """A tournament game: its arbiter takes the first turn back."""
+    base = "/api/v1"
+    created = client.post(
+        f"{base}/games", json={"game": "azul", "players": 2, "settings": {"tournament": True}}
+    ).json
+    game = f"{base}/games/{created['id']}"
+    tokens = [client.post(f"{game}/seats", json={"name": n}).json["token"] for n in ("Ann", "Bob")]
+    mover = client.get(game).json["current_players"][0]
+    legal = client.get(f"{game}/legal-moves", headers=_bearer(tokens[mover])).json
+    played = client.post(
+        f"{game}/moves",
+        json={"move": legal["moves"][0]["move"], "expected_version": legal["version"]},
+        headers=_bearer(tokens[mover]),
+    ).json
+    body = {"turn": 0, "reason": "A misclick", "expected_version": played["version"]}
+    call("arbiter_undo", "POST", f"{game}/arbiter/undo", body, token=created["arbiter_token"])
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _cut(found: dict[str, Any]) -> dict[str, Any]:
+    """The legal moves and the event page cut to their first items."""
+    found["legal_moves"]["response"]["moves"] = found["legal_moves"]["response"]["moves"][:LONG]
+    return found
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        examples = record_examples(Path(folder))
+    OUTPUT.write_text(json.dumps(examples, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
