@@ -59,9 +59,10 @@ ETAG_OPERATIONS = frozenset(
 """The operations whose successful answer carries the game's version as ``ETag``
 (api/resources/common.py)."""
 
-CONDITIONAL_OPERATIONS = frozenset({"get_game", "game_record"})
+CONDITIONAL_OPERATIONS = frozenset({"get_game", "game_record", "view_after_turn", "event_log"})
 """The GETs answered ``304 Not Modified`` when ``If-None-Match`` names the version they
-would show (api/resources/common.py, ``document_answer``)."""
+would show (api/resources/common.py, ``document_answer`` and ``not_modified``: every GET that
+sends an ETag)."""
 
 COMPONENT_HEADERS: dict[str, dict[str, Any]] = {
     "ETag": {

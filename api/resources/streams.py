@@ -23,9 +23,9 @@ from marshmallow import Schema, fields, validate
 from werkzeug.wrappers import Response
 
 from api import problems
-from api.errors import ApiError
+from api.errors import PROBLEM, ApiError
 from api.fields import MAX_INTEGER, PLAIN_TEXT, QueryInteger
-from api.problems import Failure
+from api.problems import RETRY_AFTER_HEADER, Failure, ProblemSchema, description
 from api.requests import Blueprint, bearer_token, game_uuid
 from api.resources.common import PREFIX, services
 from api.sse import (
@@ -44,6 +44,14 @@ from application.streams import Pace, SharedReads, follow_game, follow_list, str
 from infrastructure.game_wakeups import GameWakeups
 
 blp = Blueprint("streams", __name__, url_prefix=PREFIX, description="Live updates (SSE)")
+
+NO_ROOM: dict[str, Any] = {
+    "schema": ProblemSchema,
+    "content_type": PROBLEM,
+    "description": description(Failure(503, "too-many-streams")),
+    "headers": {"Retry-After": RETRY_AFTER_HEADER},
+}
+"""The 503 of a process full of streams, with its ``Retry-After``."""
 
 _EVENT_ID = re.compile(r"0|[1-9][0-9]{0,15}")
 
@@ -128,8 +136,8 @@ LIST_EXAMPLE = (
     Failure(400, "invalid-last-event-id"),
     problems.VIEWER,
     problems.GAME,
-    Failure(503, "too-many-streams"),
 )
+@blp.alt_response(503, **NO_ROOM)
 def game_stream(query: dict[str, Any], headers: dict[str, Any], game_id: str) -> Response:
     """The game's events as the viewer may see them, as Server-Sent Events: each message's
     ``id`` is the event's version, ``event`` its type, ``data`` the event log's item. Resumes
@@ -166,7 +174,8 @@ def game_stream(query: dict[str, Any], headers: dict[str, Any], game_id: str) ->
 @blp.arguments(ResumeHeaders(), location="headers")
 @blp.doc(**_stream_doc("The games list's changes as Server-Sent Events", LIST_EXAMPLE))
 @blp.response(200)
-@blp.problems(problems.QUERY, Failure(400, "invalid-cursor"), Failure(503, "too-many-streams"))
+@blp.problems(problems.QUERY, Failure(400, "invalid-cursor"))
+@blp.alt_response(503, **NO_ROOM)
 def list_stream(query: dict[str, Any], headers: dict[str, Any]) -> Response:
     """The games list's changes as Server-Sent Events: each message's ``event`` is ``game``,
     ``data`` the game's row as the list shows it now, ``id`` where to resume (the newest

@@ -48,9 +48,10 @@ class Checker:
     def __init__(self, document: dict[str, Any]) -> None:
         self.document = document
         self.openapi = OpenAPI.from_dict(document)
+        # literal paths first, as the router matches them (/games/stream before /games/{id})
         self.paths = [
             (re.compile("^" + re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(path)) + "$"), item)
-            for path, item in document["paths"].items()
+            for path, item in sorted(document["paths"].items(), key=lambda p: p[0].count("{"))
         ]
 
     def operation(self, method: str, path: str) -> dict[str, Any] | None:

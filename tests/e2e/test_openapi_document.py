@@ -25,9 +25,10 @@ SCHEMAS = "#/components/schemas/"
 PARAMETERS = "#/components/parameters/"
 HEADERS = "#/components/headers/"
 METHODS = ("get", "post", "put", "patch", "delete")
-OWN_EXAMPLES = {"get_carcassonne_tiles", "get_risk_map"}
+OWN_EXAMPLES = {"get_carcassonne_tiles", "get_risk_map", "game_stream", "list_stream"}
 """Operations whose example their route declares (api/resources/rendering.py: a part of the
-whole document, chosen to show each kind of entry)."""
+whole document, chosen to show each kind of entry; api/resources/streams.py: a stream is
+text/event-stream, not JSON)."""
 SAFELISTED = {"cache-control", "content-language", "content-length", "content-type"}
 SAFELISTED |= {"expires", "last-modified", "pragma"}
 """Response headers a browser always shows a script (CORS-safelisted)."""
