@@ -12,6 +12,7 @@ query (``?token=``) for browsers' EventSource, which cannot set headers."""
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -95,6 +96,20 @@ class ListStreamQuery(Schema):
     )
 
 
+SSE_MESSAGE: dict[str, Any] = {
+    "type": "object",
+    "description": "One message of the Server-Sent Events stream (comments, such as the "
+    "heartbeat, carry none of these): 'data' is one line of JSON",
+    "properties": {
+        "id": {"type": "string", "description": "Where to resume: Last-Event-ID"},
+        "event": {"type": "string", "description": "The event's type, 'end', or 'game'"},
+        "data": {"type": "string", "description": "JSON: an event log item, or a row"},
+        "retry": {"type": "integer", "minimum": 0},
+    },
+}
+"""What each message of a stream holds, as Server-Sent Events parsers give it."""
+
+
 def _stream_doc(summary: str, example: str) -> dict[str, Any]:
     """The OpenAPI description of a stream's answer: ``text/event-stream``."""
     return {
@@ -103,7 +118,7 @@ def _stream_doc(summary: str, example: str) -> dict[str, Any]:
                 "description": summary,
                 "content": {
                     EVENT_STREAM: {
-                        "schema": {"type": "string", "description": "Server-Sent Events"},
+                        "schema": SSE_MESSAGE,
                         "example": example,
                     }
                 },
@@ -153,8 +168,9 @@ def game_stream(query: dict[str, Any], headers: dict[str, Any], game_id: str) ->
     give_back = streams.take()
     if give_back is None:
         return no_room(streams)
-    # woken by the game's own changes; looks for itself at each heartbeat
-    pace = _pace(streams.settings.heartbeat, streams.settings.heartbeat)
+    # woken by the game's own changes; looks for itself at each heartbeat (and at its end)
+    settings = streams.settings
+    pace = _pace(settings.heartbeat, min(settings.heartbeat, settings.lifetime or math.inf))
     expired = _expiry(streams.settings.lifetime)
     chunks = _game_chunks(
         found.app,

@@ -38,9 +38,10 @@ def live(tmp_path: Path) -> Iterator[dict[str, Any]]:
     """The app on SQLite with one running Azul game: its id, a seat token, the schema."""
     services = build_services(Settings(store="sqlite", sqlite_path=tmp_path / "fuzz.db"))
     app: Flask = create_app(services, follow=False)
-    # a stream answered 200 closes within a moment (docs/operations.md, "Streams")
+    # a stream answered 200 closes within a moment, its messages the same every time: no
+    # heartbeat (docs/operations.md, "Streams")
     app.extensions["gameledger_streams"] = Streams(
-        StreamSettings(heartbeat=0.05, poll=0.02, lifetime=0.1)
+        StreamSettings(heartbeat=60, poll=0.02, lifetime=0.1)
     )
     client = app.test_client()
     game_id = client.post("/api/v1/games", json={"game": "azul", "players": 2}).json["id"]
