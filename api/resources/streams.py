@@ -110,7 +110,7 @@ SSE_MESSAGE: dict[str, Any] = {
 """What each message of a stream holds, as Server-Sent Events parsers give it."""
 
 
-def _stream_doc(summary: str, example: str) -> dict[str, Any]:
+def _stream_doc(summary: str, example: dict[str, Any]) -> dict[str, Any]:
     """The OpenAPI description of a stream's answer: ``text/event-stream``."""
     return {
         "responses": {
@@ -127,17 +127,21 @@ def _stream_doc(summary: str, example: str) -> dict[str, Any]:
     }
 
 
-GAME_EXAMPLE = (
-    "retry: 3000\n: open\n\n"
-    'id: 1\nevent: Created\ndata: {"version":1,"type":"Created",...}\n\n'
-    ": heartbeat\n\n"
-    'event: end\ndata: {"version":57}\n\n'
-)
-LIST_EXAMPLE = (
-    "retry: 3000\n: open\n\n"
-    'id: WyIyMDI2LTExLTI2VDIwOjAwOjAwKzAwOjAwIiwiMTIzIl0\nevent: game\ndata: {"id":"...",'
-    '"status":"active","version":12,...}\n\n'
-)
+GAME_EXAMPLE: dict[str, Any] = {
+    "id": "12",
+    "event": "TilesTaken",
+    "data": '{"version":12,"type":"TilesTaken","timestamp":"2026-11-26T20:00:00+00:00",'
+    '"data":{"seat":0,"source":"F3","color":"R","count":2},"sealed":null,'
+    '"prev_hash":"9f2c…","hash":"41be…"}',
+}
+"""One message of a game's stream, as an SSE parser gives it (the raw stream: docs/api.md)."""
+LIST_EXAMPLE: dict[str, Any] = {
+    "id": "WyIyMDI2LTExLTI2VDIwOjAwOjAwKzAwOjAwIiwiMTIzIl0",
+    "event": "game",
+    "data": '{"id":"7c3db8b6-1e18-8b3c-9c77-32d86cc34500","game":"azul","status":"active",'
+    '"version":12}',
+}
+"""One message of the lobby stream, as an SSE parser gives it."""
 
 
 @blp.route("/games/<game_id>/stream", methods=["GET"])
