@@ -58,11 +58,15 @@ def app(tmp_path: Path) -> Iterator[Flask]:
 
 
 def test_following_the_links_every_answer_is_declared(app: Flask) -> None:
-    # The streams (long-lived reads with no links; tests/fuzz/test_openapi_fuzz.py fuzzes
-    # them) are left out of the scenarios: their answers depend on time, which Hypothesis
-    # cannot replay.
-    schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app).exclude(
-        path_regex=r"/stream$"
+    # Left out of the scenarios, because their answers depend on time, which Hypothesis
+    # cannot replay (a scenario whose links are filled differently on a replay is reported
+    # as flaky data generation): the streams (long-lived reads) and the games list (a read
+    # model, which catches up with the log on its own thread). tests/fuzz/test_openapi_fuzz.py
+    # fuzzes both.
+    schema = (
+        schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app)
+        .exclude(path_regex=r"/stream$")
+        .exclude(method="GET", path="/api/v1/games")
     )
     host = app.test_client()
     machine: Any = schema.as_state_machine()
