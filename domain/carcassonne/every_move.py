@@ -35,8 +35,11 @@ from domain.carcassonne.moves import Place, PlaceJSON, malformed
 
 Move = Place | Bridged | CastleChoice | FiefChoice | BazaarMove
 """Any Carcassonne move."""
-MoveJSON = PlaceJSON | BridgedJSON | CastleJSON | FiefJSON | BazaarJSON
-"""The JSON form of any Carcassonne move (the game's move shape)."""
+MoveJSON = BridgedJSON | PlaceJSON | CastleJSON | FiefJSON | BazaarJSON
+"""The JSON form of any Carcassonne move (the game's move shape). A bridged placement comes
+before a plain one: both are ``"type": "place"``, and a client generated from the OpenAPI
+document that tries the branches of the union in order (openapi-python-client does) must not
+read a bridged placement as a plain one and drop its ``bridge``."""
 MOVE_TYPES: Final = (Place, Bridged, CastleChoice, FiefChoice, *bazaar_moves.MOVE_TYPES)
 
 

@@ -156,17 +156,25 @@ def test_a_generated_client_plays_a_whole_game_of_azul(generated: ModuleType, se
     assert over.parsed.status == 422 and over.parsed.code
 
 
-@pytest.mark.parametrize(("game", "players"), [("carcassonne", 3), ("risk", 3)])
+EXPANSION = {"expansions": ["bridges-castles-bazaars"]}
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "options"), [("carcassonne", 3, EXPANSION), ("risk", 3, {})]
+)
 def test_the_generated_client_reads_every_game_in_its_own_types(
-    generated: ModuleType, server: str, game: str, players: int
+    generated: ModuleType, server: str, game: str, players: int, options: dict[str, Any]
 ) -> None:
     """The other games' first moves, each answer parsed into that game's variant (the
-    discriminator's ``game``): views, legal moves, event pages (a spectator's too, with Risk's
+    discriminator's ``game``): views, legal moves (each read back exactly as it was sent, so
+    the move sent back is the move listed), event pages (a spectator's too, with Risk's
     hidden cards) and records."""
     models = part(generated, "models")
     prefix = game.capitalize()
     anonymous = generated.Client(base_url=server, raise_on_unexpected_status=True)
-    body = models.CreateGameRequest(game=models.CreateGameRequestGame(game), players=players)
+    body = models.CreateGameRequest.from_dict(
+        {"game": game, "players": players, "options": options}
+    )
     created = part(generated, "api.games.create_game").sync(client=anonymous, body=body)
     assert type(created).__name__ == f"{prefix}CreatedGame"
     join = part(generated, "api.seats.join_game")
@@ -187,8 +195,11 @@ def test_the_generated_client_reads_every_game_in_its_own_types(
         assert type(view).__name__ == f"{prefix}GameView"
         assert type(view.state).__name__ == f"{prefix}View"
         seat = seats[view.current_players[0]]
-        legal = legal_moves.sync(created.id, client=seat)
+        answer = legal_moves.sync_detailed(created.id, client=seat)
+        legal = answer.parsed
         assert type(legal).__name__ == f"{prefix}LegalMoves"
+        sent = json.loads(answer.content)["moves"]
+        assert [listed.to_dict() for listed in legal.moves] == sent
         move = bot.choice(legal.moves).move
         body = models.MoveRequest(move=move, expected_version=legal.version)
         assert isinstance(make_move.sync(created.id, client=seat, body=body), models.Played)
@@ -197,3 +208,16 @@ def test_the_generated_client_reads_every_game_in_its_own_types(
     assert all(type(item).__name__.startswith(prefix) for item in page.items)
     record = part(generated, "api.records.game_record").sync(created.id, client=anonymous)
     assert type(record).__name__ == f"{prefix}Record"
+
+
+def test_a_bridged_placement_is_read_as_one(generated: ModuleType) -> None:
+    """A bridged placement and a plain one are both ``"type": "place"``: the generated client
+    reads each as its own model, the bridge kept (a client that read the first as the second
+    sent back a different move)."""
+    models = part(generated, "models")
+    plain = {"type": "place", "tile": "BB6", "x": -1, "y": 0, "rotation": 0, "follower": "f0"}
+    bridged = {**plain, "bridge": {"axis": "WE", "x": -1, "y": 0}}
+    for move, model in ((bridged, "CarcassonneBridgedJSON"), (plain, "CarcassonnePlaceJSON")):
+        listed = models.CarcassonneLegalMove.from_dict({"move": move, "notation": "-"})
+        assert type(listed.move).__name__ == model
+        assert listed.move.to_dict() == move
