@@ -1,8 +1,8 @@
-"""marshmallow schemas of the moves resource and of undo (docs/api.md, "Making moves" and
-"Undo"): a move request and the legal moves of a seat, the three undo requests (a player's, an
-answer, the arbiter's), and what every accepted command answers (``Played``: the version after
-it and how many events it caused). Requests refuse unknown fields (marshmallow's default).
-Re-exported by :mod:`api.schemas`."""
+"""marshmallow schemas of the moves resource and of undo (docs/api.md, "Endpoints": moves,
+undo; "Ledger settings: undo and tournaments"): a move request and the legal moves of a seat,
+the three undo requests (a player's, an answer, the arbiter's), and what every accepted
+command answers (``Played``: the version after it and how many events it caused). Requests
+refuse unknown fields (marshmallow's default). Re-exported by :mod:`api.schemas`."""
 
 from __future__ import annotations
 

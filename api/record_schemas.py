@@ -1,5 +1,5 @@
-"""marshmallow schemas of what a game has recorded (docs/api.md, "Event log", "Turns" and
-"Records"; docs/audit.md for the record's fields): the pages of the event log and of the turns
+"""marshmallow schemas of what a game has recorded (docs/api.md, "Endpoints": turns,
+records; docs/audit.md for the record's fields): the pages of the event log and of the turns
 of the line of play, with their queries, and the game record. Re-exported by
 :mod:`api.schemas`."""
 

@@ -1,4 +1,4 @@
-"""The queries that read one game (docs/api.md, "Reading a game"; docs/architecture.md,
+"""The queries that read one game (docs/api.md, "Endpoints"; docs/architecture.md,
 "Read side"): the aggregate at a version, its rules, whose turn it is, the view of the game now,
 at a version or after a turn (serialised once per viewer and version, docs/api.md,
 "Conditional requests"), the legal moves and a bot's move of a seat, and a page of its event

@@ -1,6 +1,6 @@
-"""Who a token stands for in a game (docs/api.md, "Seats and tokens" and "Lobby"): the
-minting of every secret token, the seat a token holds, the viewer it stands for (the
-arbiter, a seat, or a spectator) and the first free seat. Commands and queries of
+"""Who a token stands for in a game (docs/api.md, "Conventions": seat tokens; "Lobby"): the
+minting of every secret token, the seat a token holds, the viewer it stands for (the arbiter,
+a seat, or a spectator), the arbiter's token and the first free seat. Commands and queries of
 :mod:`application.service`, :mod:`application.reads` and :mod:`application.lobby` identify
 their caller with these functions only; a token is compared by its SHA-256
 (:func:`domain.randomness.commitment`), never stored."""
