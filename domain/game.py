@@ -11,6 +11,14 @@ The events it stores:
 * the game's own events, one class per type in the game's words, topic ``domain.<game>:<Type>``;
 * ``UndoRequested``, ``UndoAnswered``, ``TurnsUndone`` — decided by the undo policy,
   :mod:`domain.undo` (the record verifier decides them again with the same functions).
+* ``SeatLeft``, ``SeatResigned``, ``GameAborted``, ``GameExpired``, ``RematchCreated`` — the
+  lobby's verbs (docs/api.md, "Lobby"), each decided by :mod:`domain.lobby`, which also
+  chooses the bot's moves for resigned seats.
+
+The event classes stay nested here: each is stored under its topic
+``domain.game:Game.<Type>`` (tests/integration/stored_shape.json), so moving one would change
+what is stored. The commands delegate their decisions (:mod:`domain.undo`,
+:mod:`domain.lobby`) and the hashing of each link (:mod:`domain.chain`).
 
 Every event carries ``prev_hash`` and ``hash`` (:mod:`domain.chain`). A turn's events are
 triggered together and saved by one ``Application.save``: a turn is all or nothing. Random
