@@ -18,7 +18,8 @@ from eventsourcing.persistence import IntegrityError
 from application.admission import ExpiryDue, expired_conflict
 from application.errors import Conflict, InvalidToken, NotFound
 from application.projections.games_list import GameRow
-from application.service import GameLedger, Joined, Played, new_token
+from application.seats import new_token, seat_of
+from application.service import GameLedger, Joined, Played
 from domain.errors import SeatUnavailable
 from domain.game import Game
 from domain.lobby import expired
@@ -34,21 +35,13 @@ class Rematched:
     creator_token: str | None
 
 
-def _holder(game: Game, token: str) -> int:
-    """The seat whose token this is, else ``invalid-token``."""
-    seat = game.seat_of(commitment(token)) if token else None
-    if seat is None:
-        raise InvalidToken("invalid-token", "That token holds no seat in this game.")
-    return seat
-
-
 def leave(
     ledger: GameLedger, game_id: UUID, token: str, expected_version: int | None = None
 ) -> Played:
     """The token's seat leaves the waiting game: the seat is free, the token dead."""
 
     def go(game: Game) -> None:
-        seat = _holder(game, token)
+        seat = seat_of(game, token)
         game.leave(seat)
 
     return ledger.games.command(game_id, expected_version, go)[0]
@@ -62,7 +55,7 @@ def resign(
     command."""
 
     def give_up(game: Game) -> None:
-        seat = _holder(game, token)
+        seat = seat_of(game, token)
         game.resign(seat)
 
     return ledger.games.command(game_id, expected_version, give_up)[0]
@@ -111,7 +104,7 @@ def rematch(ledger: GameLedger, game_id: UUID, token: str) -> Rematched:
     creation was cut short is made by the next call. Tournament and analysis games have no
     rematch (``no-rematch``)."""
     with ledger.games.reading(game_id) as old:
-        _holder(old, token)
+        seat_of(old, token)
         if not old.finished:
             raise Conflict("game-not-finished", "Only a finished game has a rematch.")
         if old.analysis is not None or old.settings.get("tournament"):
@@ -168,7 +161,7 @@ def claim(ledger: GameLedger, game_id: UUID, old_token: str, expiry_seconds: int
     if not origin:
         raise Conflict("not-a-rematch", "Only a rematch's seats are claimed; join this game.")
     with ledger.games.reading(UUID(origin)) as old:
-        seat = _holder(old, old_token)
+        seat = seat_of(old, old_token)
         held = old.seats[seat]
         assert held is not None
         name = held["name"]

@@ -1,6 +1,9 @@
-"""The use cases of the service (docs/architecture.md, "Write side"): create a game, join a
-seat, make a move, undo, fork, and the queries that read one game — its view now or at any
-version, the legal moves of a seat, its event log. Lists of games come from read models
+"""The use cases of the service (docs/architecture.md, "Write side"): :class:`GameLedger`,
+whose commands are here — create a game, join a seat, make a move, undo, fork, expire — and
+whose queries of one game (its view now or at any version, the legal moves of a seat, its
+event log) are :class:`application.reads.GameReads`; the catalogue of game types is
+:mod:`application.catalogue`, who a token stands for :mod:`application.seats`, the lobby's
+verbs :mod:`application.lobby`. Lists of games come from read models
 (application/projections/).
 
 Each command is one load (none when the game is cached at the version the client saw), the
@@ -10,44 +13,41 @@ nothing."""
 
 from __future__ import annotations
 
-import random
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any
 from uuid import UUID
 
-import orjson
-
+from application import catalogue
 from application.admission import ExpiryDue, admit, expired_conflict
 from application.cache import GameCache
-from application.contract import game_contract, ledger_event_schemas
-from application.errors import BadRequest, Conflict, InvalidToken, NotFound
+from application.errors import BadRequest, Conflict
 from application.games import Games, Saved, check_version
-from application.paging import check_page
-from application.presenters import present_event, present_game
+from application.reads import Document, GameReads, serialised, viewer_key
+from application.seats import check_arbiter, first_free, new_token, seat_of, viewer_of
 from application.store import SNAPSHOT_INTERVAL, GameStore
-from domain.bots import choose_move
-from domain.game import Game, event_topic
+from domain.game import Game
 from domain.jsonvalue import copy_json
-from domain.line import LineNeeded
 from domain.lobby import expired
-from domain.protocol import Rules, Viewer
 from domain.randomness import commitment, new_seed
-from domain.registry import games, rules_for
+from domain.registry import rules_for
 from domain.undo import normalise_settings
 
-__all__ = ["SNAPSHOT_INTERVAL", "GameLedger", "Joined", "Opened", "Played", "new_token"]
+__all__ = [
+    "SNAPSHOT_INTERVAL",
+    "Document",
+    "GameLedger",
+    "Joined",
+    "Opened",
+    "Played",
+    "new_token",
+    "serialised",
+    "viewer_key",
+]
 
 DEFAULT_CACHE_BYTES = 64 * 1024 * 1024
 """The games a process keeps in memory, in estimated bytes (docs/operations.md, "Memory")."""
-
-
-def new_token() -> str:
-    """A secret token, a seat's or an arbiter's: 32 random bytes, URL-safe. Every token is
-    minted here; only its SHA-256 (:func:`domain.randomness.commitment`) is ever recorded."""
-    return secrets.token_urlsafe(32)
 
 
 @dataclass(frozen=True)
@@ -75,29 +75,9 @@ Played = Saved
 """A command accepted: the version of the game after it and the events it caused."""
 
 
-@dataclass(frozen=True)
-class Document:
-    """A view serialised as JSON, and the game's version it shows (its entity tag)."""
-
-    version: int
-    body: bytes
-
-
-def serialised(value: Any) -> bytes:
-    """``value`` as JSON (UTF-8; keys that are not strings written as strings, as the
-    standard library does)."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
-
-
-def viewer_key(viewer: Viewer) -> str:
-    """Who sees a view, as a key of the views kept: the arbiter, a seat, or a spectator."""
-    if viewer.arbiter:
-        return "arbiter"
-    return "spectator" if viewer.seat is None else f"seat {viewer.seat}"
-
-
-class GameLedger:
-    """Every game of every registered kind, in the parts of one event store."""
+class GameLedger(GameReads):
+    """Every game of every registered kind, in the parts of one event store: the commands
+    here, the queries of one game inherited from :class:`application.reads.GameReads`."""
 
     def __init__(
         self, stores: Sequence[GameStore] | None = None, cache_bytes: int = DEFAULT_CACHE_BYTES
@@ -197,7 +177,7 @@ class GameLedger:
         game that hides information (its rules' ``hides_information``) is forked only once it
         has ended: the prelude is public and would show every hand."""
         with self.games.reading(game_id) as source:
-            _viewer(source, token)
+            viewer_of(source, token)
             if source.rules.hides_information and not source.finished:
                 raise Conflict(
                     "hidden-information",
@@ -241,7 +221,7 @@ class GameLedger:
 
         def take(game: Game) -> int:
             admit(game, secret, expiry_seconds, now)
-            chosen = seat if seat is not None else _first_free(game)
+            chosen = seat if seat is not None else first_free(game)
             game.join(chosen, name, commitment(token))
             return chosen
 
@@ -283,7 +263,7 @@ class GameLedger:
             raise BadRequest("invalid-request", "Send exactly one of 'move' and 'notation'.")
 
         def make(game: Game) -> None:
-            seat = _seat(game, token)
+            seat = seat_of(game, token)
             check_version(game, expected_version)
             game.play(seat, move, notation=notation)
 
@@ -295,7 +275,7 @@ class GameLedger:
         """The token's seat asks to take back its own last ``turns`` turns (domain/undo.py)."""
 
         def ask(game: Game) -> None:
-            seat = _seat(game, token)
+            seat = seat_of(game, token)
             check_version(game, expected_version)
             game.request_undo(seat, turns)
 
@@ -307,7 +287,7 @@ class GameLedger:
         """The token's seat accepts or refuses the pending undo request."""
 
         def answer(game: Game) -> None:
-            seat = _seat(game, token)
+            seat = seat_of(game, token)
             check_version(game, expected_version)
             game.answer_undo(seat, accept)
 
@@ -324,8 +304,7 @@ class GameLedger:
         """The arbiter takes the game back to the end of ``turn``, with a reason."""
 
         def take_back(game: Game) -> None:
-            if not game.arbiter_sha256 or commitment(arbiter_token) != game.arbiter_sha256:
-                raise InvalidToken("invalid-token", "That is not this game's arbiter token.")
+            check_arbiter(game, arbiter_token)
             check_version(game, expected_version)
             game.arbiter_undo(turn, reason)
 
@@ -335,202 +314,12 @@ class GameLedger:
 
     @staticmethod
     def game_types() -> list[dict[str, Any]]:
-        """Every registered game as a client needs it to create one (docs/api.md, "Game
-        types"): the rules version, the player range per set of options (the first is the
-        defaults'), every option with its values and default, the event types."""
-        return [
-            {
-                "name": rules.name,
-                "rules_version": rules.rules_version,
-                "min_players": min(r.min_players for r in rules.player_ranges),
-                "max_players": max(r.max_players for r in rules.player_ranges),
-                "player_ranges": [
-                    {
-                        "options": r.options,
-                        "min_players": r.min_players,
-                        "max_players": r.max_players,
-                    }
-                    for r in rules.player_ranges
-                ],
-                "options": [option.to_json() for option in rules.options_info],
-                "event_types": list(rules.event_types),
-                "capabilities": {
-                    "simultaneous_moves": rules.simultaneous_moves,
-                    "hides_information": rules.hides_information,
-                    "open_moves": rules.open_moves,
-                },
-            }
-            for rules in games().values()
-        ]
+        """Every registered game as a client needs it to create one
+        (:func:`application.catalogue.game_types`)."""
+        return catalogue.game_types()
 
     @staticmethod
     def game_schemas(name: str) -> dict[str, Any]:
-        """The JSON Schemas of a game's events (by type), move, view and options, and of the
-        ledger's own events, generated from their one typed definition (docs/api.md, "Game
-        types"; :mod:`application.contract`). Raises ``unknown-game``."""
-        contract = game_contract(rules_for(name))
-        return {
-            "game": contract.game,
-            "events": contract.events,
-            "move": contract.move,
-            "view": contract.view,
-            "options": contract.options,
-            "outcome_details": contract.outcome_details,
-            "ledger_events": ledger_event_schemas(),
-        }
-
-    def game_at(self, game_id: UUID, version: int) -> Game:
-        """The game aggregate as it was at ``version``, a copy of its own (read models
-        rebuild from it)."""
-        return self.games.at(game_id, version)
-
-    def rules_of(self, game_id: UUID) -> Rules[Any, Any]:
-        """The rules of the game's kind."""
-        with self.games.reading(game_id) as game:
-            return game.rules
-
-    def finished_at(self, game_id: UUID, token: str | None = None) -> tuple[bool, int]:
-        """Whether the game has ended, and its version, for a valid viewer (an invalid
-        token is refused)."""
-        with self.games.reading(game_id) as game:
-            _viewer(game, token)
-            return game.finished, game.version
-
-    def whose_turn(self, game_id: UUID) -> tuple[int, list[int]]:
-        """The game's version and the seats that may act now (none before it starts or
-        after it ends)."""
-        with self.games.reading(game_id) as game:
-            return game.version, game.current_players
-
-    def viewer(self, game_id: UUID, token: str | None) -> Viewer:
-        """The viewer a token stands for: its seat, or a spectator without a token."""
-        with self.games.reading(game_id) as game:
-            return _viewer(game, token)
-
-    def view_after_turn(self, game_id: UUID, turn: int, token: str | None = None) -> dict[str, Any]:
-        """The game as it was after ``turn`` of the current line of play (0: before the
-        first move), for the token's holder."""
-        with self.games.reading(game_id) as game:
-            _viewer(game, token)
-            version = self._version_after_turn(game, turn)
-        return self.view(game_id, token, version)
-
-    def _version_after_turn(self, game: Game, turn: int) -> int:
-        """The version after ``turn``; a turn older than the line of play the game keeps
-        is found by replaying the game from its first event (:mod:`domain.line`)."""
-        if not 0 <= turn <= game.moves:
-            raise NotFound("no-such-turn", f"The game has turns 0 to {game.moves}.")
-        try:
-            return game.version_after_turn(turn)
-        except LineNeeded:
-            return self.games.at(game.id, game.version, whole_line=True).version_after_turn(turn)
-
-    def view(
-        self, game_id: UUID, token: str | None = None, version: int | None = None
-    ) -> dict[str, Any]:
-        """The game as ``token``'s holder may see it, now or as it was at ``version``."""
-        shown: dict[str, Any] = orjson.loads(self.view_document(game_id, token, version).body)
-        return shown
-
-    def view_document(
-        self, game_id: UUID, token: str | None = None, version: int | None = None
-    ) -> Document:
-        """:meth:`view` serialised, with the version it shows. The view of the game as it is
-        is serialised once per viewer and version and kept with the game (docs/api.md,
-        "Conditional requests"); a view at an older version is made each time."""
-        with self.games.viewing(game_id, may_lag=not token) as kept:
-            latest = kept.game
-            viewer = _viewer(latest, token)
-            if version is None or version == latest.version:
-                key = viewer_key(viewer)
-                body = kept.document(key)
-                if body is None:
-                    body = serialised(present_game(latest, viewer))
-                    kept.keep_document(key, body)
-                return Document(latest.version, body)
-            if not 1 <= version <= latest.version:
-                raise NotFound("no-such-version", f"The game has versions 1 to {latest.version}.")
-        return Document(version, serialised(present_game(self.games.at(game_id, version), viewer)))
-
-    def legal_moves(self, game_id: UUID, token: str) -> dict[str, Any]:
-        """Every move the seat holding ``token`` may make now, in JSON and notation."""
-        with self.games.reading(game_id) as game:
-            seat = _seat(game, token)
-            rules = game.rules
-            running = bool(game.current_players) and seat not in game.resigned
-            moves = rules.legal_moves(game.state, seat) if running else []
-            return {
-                "game": game.game,
-                "seat": seat,
-                "version": game.version,
-                "moves": [
-                    {"move": rules.move_to_json(m), "notation": rules.notation(m)} for m in moves
-                ],
-            }
-
-    def bot_move(self, game_id: UUID, token: str, bot: random.Random) -> dict[str, Any]:
-        """The move a random bot would make for the seat holding ``token`` now, in JSON
-        (:func:`domain.bots.choose_move`: the game's bot policy, else a uniform legal move)."""
-        with self.games.reading(game_id) as game:
-            seat = _seat(game, token)
-            return game.rules.move_to_json(choose_move(game.rules, game.state, seat, bot))
-
-    def event_log(
-        self,
-        game_id: UUID,
-        token: str | None = None,
-        after: int = 0,
-        limit: int = 100,
-        types: frozenset[str] | None = None,
-    ) -> dict[str, Any]:
-        """A page of the game's events after version ``after``, as the viewer may see them,
-        optionally only of the given types."""
-        check_page(after, limit)
-        with self.games.reading(game_id) as game:
-            viewer = _viewer(game, token)
-            kind, rules, finished, version = game.game, game.rules, game.finished, game.version
-        store = self.games.store_of(game_id)
-        if types is not None:  # through the store's index of topics
-            topics = [event_topic(kind, type_name) for type_name in sorted(types)]
-            found = store.events_of(game_id, topics, after, version, limit)
-            items = [present_event(rules, finished, stored, viewer) for stored in found]
-            more = len(found) == limit
-            next_after = found[-1].originator_version if more else None
-            return {"game": kind, "items": items, "next_after": next_after, "version": version}
-        events = list(store.events.get(game_id, gt=after, lte=version, limit=limit))
-        page = [present_event(rules, finished, cast(Game.Event, e), viewer) for e in events]
-        last = events[-1].originator_version if events else after
-        more = last < version
-        return {
-            "game": kind,
-            "items": page,
-            "next_after": last if more else None,
-            "version": version,
-        }
-
-
-def _seat(game: Game, token: str) -> int:
-    """The seat holding ``token``, else ``invalid-token``."""
-    seat = game.seat_of(commitment(token)) if token else None
-    if seat is None:
-        raise InvalidToken("invalid-token", "That token holds no seat in this game.")
-    return seat
-
-
-def _viewer(game: Game, token: str | None) -> Viewer:
-    """Who ``token`` stands for: the arbiter, a seat, or (no token) a spectator."""
-    if not token:
-        return Viewer()
-    if game.arbiter_sha256 and commitment(token) == game.arbiter_sha256:
-        return Viewer(arbiter=True)
-    seat = _seat(game, token)
-    if seat in game.resigned and not game.finished:
-        return Viewer()  # a resigned seat sees what a spectator sees (docs/api.md, "Lobby")
-    return Viewer(seat=seat)
-
-
-def _first_free(game: Game) -> int:
-    for index, seat in enumerate(game.seats):
-        if seat is None:
-            return index
-    raise Conflict("game-full", "Every seat of this game is taken.")
+        """The JSON Schemas of a game and of the ledger's events
+        (:func:`application.catalogue.game_schemas`). Raises ``unknown-game``."""
+        return catalogue.game_schemas(name)

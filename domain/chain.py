@@ -29,10 +29,28 @@ from __future__ import annotations
 
 import hashlib
 import json
+from datetime import datetime
 from typing import Any
+from uuid import UUID
+
+from domain.protocol import Event, Rules, Viewer
 
 GENESIS = ""
 """The ``prev_hash`` of a game's first event."""
+
+SECRET_FIELDS: dict[str, frozenset[str]] = {
+    "Created": frozenset({"seed", "arbiter_sha256", "creator_sha256", "join_sha256", "claims"}),
+    "SeatJoined": frozenset({"token_sha256"}),
+}
+"""Fields of ledger events that no reader of the event log is shown (nor hashed)."""
+
+CHAIN_FIELDS = frozenset({"prev_hash", "hash", "sealed"})
+"""The chain's own fields of a stored event: never part of the data hashed."""
+
+ENVELOPE_FIELDS = frozenset(
+    {"originator_id", "originator_version", "timestamp", "originator_topic"}
+)
+"""The stored event's envelope (the library's): hashed as the link's envelope, not as data."""
 
 
 def canonical(type_name: str, game_id: str, version: int, timestamp: str, data: Any) -> bytes:
@@ -64,3 +82,33 @@ def seal(seed: str, version: int, data: Any) -> str:
 def sealed_content(spectator_data: dict[str, Any], sealed: str) -> dict[str, Any]:
     """The data the chain hashes for a sealed event: the spectator's view and the seal."""
     return {**spectator_data, "sealed": sealed}
+
+
+def hashed_fields(type_name: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """The public data of a ledger event of ``type_name`` made of ``fields``: all but its
+    secret fields (:data:`SECRET_FIELDS`) and the chain's own (:data:`CHAIN_FIELDS`)."""
+    hidden = SECRET_FIELDS.get(type_name, frozenset()) | CHAIN_FIELDS
+    return {k: v for k, v in fields.items() if k not in hidden}
+
+
+def event_link(prev_hash: str, envelope: tuple[str, UUID, int, datetime], data: Any) -> str:
+    """The hash of an event: ``envelope`` is its type name, game id, version and time."""
+    name, game_id, version, timestamp = envelope
+    content = canonical(name, str(game_id), version, timestamp.isoformat(), data)
+    return link(prev_hash, content)
+
+
+def sealed_for_spectators(
+    rules: Rules[Any, Any], seed: str, name: str, version: int, data: dict[str, Any]
+) -> tuple[dict[str, Any], str]:
+    """What the chain hashes of a move or game event, and its seal: for an event that hides
+    something from spectators (rules that ``hides_information``; their ``event_view``), the
+    spectator's view plus ``sealed``, a commitment to the whole data salted by the secret seed
+    (:func:`seal`); else the data itself and no seal."""
+    if not rules.hides_information:
+        return data, ""
+    spectator = rules.event_view(Event(name, data), Viewer.spectator())
+    if spectator == data:
+        return data, ""
+    sealed = seal(seed, version, data)
+    return sealed_content(spectator, sealed), sealed

@@ -11,6 +11,14 @@ The events it stores:
 * the game's own events, one class per type in the game's words, topic ``domain.<game>:<Type>``;
 * ``UndoRequested``, ``UndoAnswered``, ``TurnsUndone`` — decided by the undo policy,
   :mod:`domain.undo` (the record verifier decides them again with the same functions).
+* ``SeatLeft``, ``SeatResigned``, ``GameAborted``, ``GameExpired``, ``RematchCreated`` — the
+  lobby's verbs (docs/api.md, "Lobby"), each decided by :mod:`domain.lobby`, which also
+  chooses the bot's moves for resigned seats.
+
+The event classes stay nested here: each is stored under its topic
+``domain.game:Game.<Type>`` (tests/integration/stored_shape.json), so moving one would change
+what is stored. The commands delegate their decisions (:mod:`domain.undo`,
+:mod:`domain.lobby`) and the hashing of each link (:mod:`domain.chain`).
 
 Every event carries ``prev_hash`` and ``hash`` (:mod:`domain.chain`). A turn's events are
 triggered together and saved by one ``Application.save``: a turn is all or nothing. Random
@@ -34,23 +42,16 @@ from eventsourcing.domain import Snapshot as LibrarySnapshot
 from eventsourcing.utils import register_topic
 
 from domain import aggregate_adapter, chain, lobby, undo
-from domain.bots import choose_move
-from domain.errors import GameNotReady, IllegalMove, SeatUnavailable
+from domain.chain import CHAIN_FIELDS, ENVELOPE_FIELDS, SECRET_FIELDS
+from domain.errors import GameNotReady, SeatUnavailable
 from domain.jsonvalue import copy_json
 from domain.ledger_events import LEDGER_EVENTS
 from domain.line import Line
 from domain.protocol import Event as RulesEvent
-from domain.protocol import Outcome, Rules, Viewer
+from domain.protocol import Outcome, Rules
 from domain.randomness import RandomStream
 from domain.registry import rules_for
 from domain.text import plain_text
-
-SECRET_FIELDS: dict[str, frozenset[str]] = {
-    "Created": frozenset({"seed", "arbiter_sha256", "creator_sha256", "join_sha256", "claims"}),
-    "SeatJoined": frozenset({"token_sha256"}),
-}
-"""Fields of ledger events that no reader of the event log is shown (nor hashed)."""
-CHAIN_FIELDS = frozenset({"prev_hash", "hash", "sealed"})
 
 
 class Game(Aggregate):
@@ -72,7 +73,7 @@ class Game(Aggregate):
 
         def public_data(self) -> dict[str, Any]:
             """The data the log shows and the chain hashes."""
-            hidden = SECRET_FIELDS.get(self.type_name, frozenset()) | CHAIN_FIELDS | _ENVELOPE
+            hidden = SECRET_FIELDS.get(self.type_name, frozenset()) | CHAIN_FIELDS | ENVELOPE_FIELDS
             return {k: v for k, v in vars(self).items() if k not in hidden}
 
         def apply(self, aggregate: Any) -> None:
@@ -108,7 +109,7 @@ class Game(Aggregate):
             test_stored_shape.py); an unset one reads as its class default."""
             super().__post_init__()
             state = vars(self)
-            for name in _LOBBY_CREATED:
+            for name in lobby.CREATED_FIELDS:
                 if name in state and not state[name]:
                     del state[name]
 
@@ -128,7 +129,7 @@ class Game(Aggregate):
             state = dict(taken.state)
             state["state"] = game.rules.state_to_json(game.state)
             state["line"] = game.line.trimmed(game.version).to_json()
-            for name, default in _LOBBY_DEFAULTS.items():  # as before the lobby, when unset
+            for name, default in lobby.STATE_DEFAULTS.items():  # as before the lobby, when unset
                 if state.get(name) == default:
                     del state[name]
             return cls(
@@ -144,7 +145,7 @@ class Game(Aggregate):
             game = cast(Game, super().mutate(None))
             game.state = game.rules.state_from_json(game.state)
             kept = vars(game)
-            for name, default in _LOBBY_DEFAULTS.items():  # a snapshot from before the lobby
+            for name, default in lobby.STATE_DEFAULTS.items():  # a snapshot from before the lobby
                 kept.setdefault(name, copy_json(default))
             if "line" in kept:
                 game.line = Line.from_json(kept["line"])
@@ -347,7 +348,7 @@ class Game(Aggregate):
         }
         timestamp = cls.Created.create_timestamp()
         public = {k: v for k, v in fields.items() if k not in SECRET_FIELDS["Created"]}
-        digest = _link(chain.GENESIS, ("Created", game_id, 1, timestamp), public)
+        digest = chain.event_link(chain.GENESIS, ("Created", game_id, 1, timestamp), public)
         return aggregate_adapter.create(
             cls,
             cls.Created,
@@ -416,11 +417,10 @@ class Game(Aggregate):
             name, data = event_class.game_event_type, fields["data"]
         else:
             name = event_class.__name__
-            hidden = SECRET_FIELDS.get(name, frozenset()) | CHAIN_FIELDS
-            data = {k: v for k, v in fields.items() if k not in hidden}
+            data = chain.hashed_fields(name, fields)
         if name == "MoveMade" or issubclass(event_class, Game.Played):
             data, fields["sealed"] = self._sealed(name, version, data)
-        digest = _link(self.chain_head, (name, self.id, version, timestamp), data)
+        digest = chain.event_link(self.chain_head, (name, self.id, version, timestamp), data)
         self.trigger_event(
             event_class, timestamp=timestamp, prev_hash=self.chain_head, hash=digest, **fields
         )
@@ -511,73 +511,66 @@ class Game(Aggregate):
         if self.started and not self.has_prelude:
             self._record(self.rules.begin(self.state, self._random_stream()))
 
-    # The lobby (issue 13, part 4; docs/api.md, "Lobby"; decisions in domain/lobby.py)
+    # The lobby: every decision is the lobby's (domain/lobby.py; issue 13, part 4; docs/api.md,
+    # "Lobby")
 
     def _check_open(self) -> None:
-        """Refuse a seat change in a game called off."""
-        if self.closed == "aborted":
-            raise GameNotReady("game-aborted", "This game was called off by its creator.")
-        if self.closed:
-            raise GameNotReady("game-expired", "This game expired waiting for players.")
+        """Refuse a seat change in a game called off (:func:`domain.lobby.check_open`)."""
+        lobby.check_open(self.closed)
 
     def leave(self, seat: int) -> None:
         """The seat's holder leaves before the game starts: the seat is free again, the
-        token dead."""
-        self._check_open()
-        if self.started:
-            raise GameNotReady("game-started", "The game has started: resign instead.")
+        token dead (:func:`domain.lobby.check_leave`)."""
+        lobby.check_leave(self.closed, self.started)
         self._trigger(Game.SeatLeft, seat=seat)
 
     def resign(self, seat: int) -> None:
-        """The seat resigns from a running game: the game ends when one seat is left
-        playing, else the bot plays the seat out (:mod:`domain.lobby`)."""
-        if not self.started:
-            raise GameNotReady("game-not-started", "Leave the seat instead: play has not begun.")
-        if self.finished:
-            raise IllegalMove("game-over", "The game is over.")
-        if seat in self.resigned:
-            raise GameNotReady("seat-resigned", "This seat has resigned already.")
-        if self.undo_request is not None:
-            raise GameNotReady("undo-pending", "An undo request is waiting for answers.")
+        """The seat resigns from a running game (:func:`domain.lobby.check_resign`): the game
+        ends when one seat is left playing, else the bot plays the seat out."""
+        lobby.check_resign(
+            seat,
+            started=self.started,
+            finished=self.finished,
+            resigned=self.resigned,
+            undo_pending=self.undo_request is not None,
+        )
         self._trigger(Game.SeatResigned, seat=seat)
         self.play_resigned()
 
     def play_resigned(self) -> None:
-        """While the game runs and a resigned seat may act, the bot moves for it, its choice
-        drawn from the seed and the version (:func:`domain.lobby.bot_random`)."""
+        """While the game runs and a resigned seat may act, the bot moves for it
+        (:func:`domain.lobby.bot_move`, its choice drawn from the seed and the version)."""
         if not self.resigned:
             return
         for _ in range(lobby.BOT_MOVES_PER_COMMAND):
             if self.finished or self.undo_request is not None:
                 return
-            acting = [seat for seat in self.current_players if seat in self.resigned]
-            if not acting:
+            found = lobby.bot_move(
+                self.rules,
+                self.state,
+                current_players=self.current_players,
+                resigned=self.resigned,
+                seed=self.seed,
+                version=self.version + 1,
+            )
+            if found is None:
                 return
-            seat = acting[0]
-            bot = lobby.bot_random(self.seed, self.version + 1)
-            move = choose_move(self.rules, self.state, seat, bot)
-            self._move(seat, self.rules.move_to_json(move))
+            self._move(*found)
 
     def abort(self) -> None:
-        """The creator calls off a game that has not started."""
-        self._check_open()
-        if self.started:
-            raise GameNotReady("game-started", "The game has started: it cannot be aborted.")
+        """The creator calls off a game that has not started (:func:`domain.lobby.check_abort`)."""
+        lobby.check_abort(self.closed, self.started)
         self._trigger(Game.GameAborted, by="creator")
 
     def expire(self, after_seconds: int) -> None:
-        """A waiting game expires (the caller checked its age, :func:`domain.lobby.expired`)."""
-        self._check_open()
-        if self.started:
-            raise GameNotReady("game-started", "The game has started: it does not expire.")
+        """A waiting game expires (the caller checked its age, :func:`domain.lobby.expired`;
+        :func:`domain.lobby.check_expire`)."""
+        lobby.check_expire(self.closed, self.started)
         self._trigger(Game.GameExpired, after_seconds=after_seconds)
 
     def link_rematch(self, rematch: UUID) -> None:
-        """Record the finished game's rematch."""
-        if not self.finished:
-            raise GameNotReady("game-not-finished", "Only a finished game has a rematch.")
-        if self.rematch:
-            raise GameNotReady("rematch-exists", f"This game's rematch is {self.rematch}.")
+        """Record the finished game's rematch (:func:`domain.lobby.check_rematch`)."""
+        lobby.check_rematch(self.finished, self.rematch)
         self._trigger(Game.RematchCreated, rematch=str(rematch))
 
     def play(self, seat: int, move_json: Any, *, notation: str | None = None) -> None:
@@ -588,10 +581,7 @@ class Game(Aggregate):
             raise GameNotReady("game-not-started", "Not every seat has been taken yet.")
         if self.undo_request is not None:
             raise GameNotReady("undo-pending", "An undo request is waiting for answers.")
-        if seat in self.resigned:
-            raise GameNotReady("seat-resigned", "This seat has resigned: the bot plays it.")
-        if lobby.ends_game(self.players, self.resigned):
-            raise IllegalMove("game-over", "The game ended by resignation.")
+        lobby.check_move(seat, self.players, self.resigned)
         self._move(seat, move_json, notation)
         self.play_resigned()
 
@@ -665,19 +655,9 @@ class Game(Aggregate):
         return state
 
     def _sealed(self, name: str, version: int, data: dict[str, Any]) -> tuple[dict[str, Any], str]:
-        """What the chain hashes of a move or game event, and its seal: for an event that
-        hides something from spectators (rules that ``hides_information``; their
-        ``event_view``), the spectator's view plus ``sealed``, a commitment to the whole
-        data salted by the secret seed (:func:`domain.chain.seal`); else the data itself
-        and no seal."""
-        rules = self.rules
-        if not rules.hides_information:
-            return data, ""
-        spectator = rules.event_view(RulesEvent(name, data), Viewer.spectator())
-        if spectator == data:
-            return data, ""
-        sealed = chain.seal(self.seed, version, data)
-        return chain.sealed_content(spectator, sealed), sealed
+        """What the chain hashes of a move or game event, and its seal
+        (:func:`domain.chain.sealed_for_spectators`)."""
+        return chain.sealed_for_spectators(self.rules, self.seed, name, version, data)
 
     def _random_stream(self) -> RandomStream:
         return RandomStream(self.seed, self.state.random_position)
@@ -686,31 +666,6 @@ class Game(Aggregate):
         for domain_event in events:
             event_class = played_event_class(self.game, domain_event.type)
             self._trigger(event_class, data=domain_event.data)
-
-
-_LOBBY_CREATED = ("private", "rematch_of", "creator_sha256", "join_sha256", "claims")
-"""The lobby's fields of ``Created``, kept only when set."""
-
-_LOBBY_DEFAULTS: dict[str, Any] = {
-    "resigned": [],
-    "closed": "",
-    "rematch": "",
-    "private": False,
-    "rematch_of": "",
-    "creator_sha256": "",
-    "join_sha256": "",
-    "claims": [],
-}
-"""The lobby's attributes of a game (issue 13, part 4) as a game saved before them has them."""
-
-_ENVELOPE = frozenset({"originator_id", "originator_version", "timestamp", "originator_topic"})
-
-
-def _link(prev: str, envelope: tuple[str, UUID, int, Any], data: Any) -> str:
-    """The hash of an event: ``envelope`` is its type name, game id, version and time."""
-    name, game_id, version, timestamp = envelope
-    content = chain.canonical(name, str(game_id), version, timestamp.isoformat(), data)
-    return chain.link(prev, content)
 
 
 _played_classes: dict[tuple[str, str], type[Game.Played]] = {}

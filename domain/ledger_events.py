@@ -8,7 +8,7 @@ The game aggregate (:class:`domain.game.Game`) stores these events around the ga
 ``GameAborted``, ``GameExpired`` and ``RematchCreated`` (docs/api.md, "Lobby"). Each
 definition here is the event's *public* data —
 what ``Game.Event.public_data`` gives, the event log presents and the hash chain covers —
-so the secret fields (``domain.game.SECRET_FIELDS``: ``Created``'s ``seed`` and
+so the secret fields (``domain.chain.SECRET_FIELDS``: ``Created``'s ``seed`` and
 ``arbiter_sha256``, ``SeatJoined``'s ``token_sha256``) and the chain's own fields
 (``prev_hash``, ``hash``, ``sealed``: the envelope of a presented event) are not in them.
 :mod:`application.contract` generates the JSON Schema of each (``LEDGER_EVENTS``).

@@ -1,7 +1,9 @@
 """The lobby's pure decisions (issue 13, part 4; docs/api.md, "Lobby"): what resigning
 means for a game's outcome, the deterministic bot that plays a resigned seat out, and when a
-waiting game has expired. No I/O: the game aggregate (:mod:`domain.game`) and the record
-verifier (:mod:`application.audit_lobby`) decide with these same functions.
+waiting game has expired, and when each lobby verb (leave, resign, abort, expire, rematch) is
+allowed. No I/O: the game aggregate (:mod:`domain.game`) delegates every lobby decision here,
+as it delegates undo to :mod:`domain.undo`, and the record verifier
+(:mod:`application.audit_lobby`) decides with these same functions.
 
 Resigning, one rule for every game (each game's doc says why it fits: docs/azul.md,
 docs/carcassonne.md, docs/risk.md, "Resigning"):
@@ -20,8 +22,29 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
-from domain.protocol import Outcome
+from domain.bots import choose_move
+from domain.errors import GameNotReady, IllegalMove
+from domain.protocol import Outcome, Rules
+
+CREATED_FIELDS = ("private", "rematch_of", "creator_sha256", "join_sha256", "claims")
+"""The lobby's fields of the game's ``Created`` event, kept only when set (a game without
+them stores, shows and hashes the ``Created`` event it always did)."""
+
+STATE_DEFAULTS: dict[str, Any] = {
+    "resigned": [],
+    "closed": "",
+    "rematch": "",
+    "private": False,
+    "rematch_of": "",
+    "creator_sha256": "",
+    "join_sha256": "",
+    "claims": [],
+}
+"""The lobby's attributes of a game (issue 13, part 4) as a game saved before them has them:
+a snapshot leaves them out when they have these values and a snapshot without them reads them
+as these."""
 
 BOT_MOVES_PER_COMMAND = 10_000
 """A bound on the moves the bot makes for resigned seats after one command (a game's bot
@@ -33,6 +56,27 @@ def bot_random(seed: str, version: int) -> random.Random:
     version its ``MoveMade`` gets): derived from the game's secret seed, so the move cannot
     be foreseen while the game runs and can be checked once the record reveals the seed."""
     return random.Random(f"{seed}:resigned-seat-bot:{version}")
+
+
+def bot_move(
+    rules: Rules[Any, Any],
+    state: Any,
+    *,
+    current_players: Sequence[int],
+    resigned: Sequence[int],
+    seed: str,
+    version: int,
+) -> tuple[int, Any] | None:
+    """The bot's next move for a resigned seat, as ``(seat, move JSON)``: the first of the
+    seats that may act now that has resigned, its move chosen by the game's bot
+    (:func:`domain.bots.choose_move`) with :func:`bot_random` at ``version``; ``None`` when no
+    resigned seat may act."""
+    acting = [seat for seat in current_players if seat in resigned]
+    if not acting:
+        return None
+    seat = acting[0]
+    move = choose_move(rules, state, seat, bot_random(seed, version))
+    return seat, rules.move_to_json(move)
 
 
 def remaining(players: int, resigned: Sequence[int]) -> list[int]:
@@ -93,3 +137,71 @@ def _scores(scores: Sequence[int], players: int) -> list[int]:
 def expired(created: datetime, now: datetime, after_seconds: int) -> bool:
     """A waiting game expires ``after_seconds`` after its creation (0: never)."""
     return after_seconds > 0 and now - created >= timedelta(seconds=after_seconds)
+
+
+# When each lobby verb is allowed (docs/api.md, "Lobby"). Each raises the ``GameError`` the API
+# answers with (its ``code``), and nothing is recorded.
+
+
+def check_open(closed: str) -> None:
+    """A seat is taken or left only in a game not called off (``closed``: ``aborted``,
+    ``expired`` or empty)."""
+    if closed == "aborted":
+        raise GameNotReady("game-aborted", "This game was called off by its creator.")
+    if closed:
+        raise GameNotReady("game-expired", "This game expired waiting for players.")
+
+
+def _check_waiting(closed: str, started: bool, detail: str) -> None:
+    """The game is open and play has not begun (``detail``: why not, once it has)."""
+    check_open(closed)
+    if started:
+        raise GameNotReady("game-started", detail)
+
+
+def check_leave(closed: str, started: bool) -> None:
+    """A seat is left only before play begins: once it has, the holder resigns."""
+    _check_waiting(closed, started, "The game has started: resign instead.")
+
+
+def check_abort(closed: str, started: bool) -> None:
+    """The creator calls off only a game that has not started."""
+    _check_waiting(closed, started, "The game has started: it cannot be aborted.")
+
+
+def check_expire(closed: str, started: bool) -> None:
+    """Only a game still waiting for players expires (its age is checked by the caller with
+    :func:`expired`)."""
+    _check_waiting(closed, started, "The game has started: it does not expire.")
+
+
+def check_resign(
+    seat: int, *, started: bool, finished: bool, resigned: Sequence[int], undo_pending: bool
+) -> None:
+    """A seat resigns only from a running game, once, and not while an undo request waits
+    for answers."""
+    if not started:
+        raise GameNotReady("game-not-started", "Leave the seat instead: play has not begun.")
+    if finished:
+        raise IllegalMove("game-over", "The game is over.")
+    if seat in resigned:
+        raise GameNotReady("seat-resigned", "This seat has resigned already.")
+    if undo_pending:
+        raise GameNotReady("undo-pending", "An undo request is waiting for answers.")
+
+
+def check_move(seat: int, players: int, resigned: Sequence[int]) -> None:
+    """A resigned seat no longer moves (the bot plays it), and nobody moves in a game ended
+    by resignation."""
+    if seat in resigned:
+        raise GameNotReady("seat-resigned", "This seat has resigned: the bot plays it.")
+    if ends_game(players, resigned):
+        raise IllegalMove("game-over", "The game ended by resignation.")
+
+
+def check_rematch(finished: bool, rematch: str) -> None:
+    """Only a finished game has a rematch, and only one."""
+    if not finished:
+        raise GameNotReady("game-not-finished", "Only a finished game has a rematch.")
+    if rematch:
+        raise GameNotReady("rematch-exists", f"This game's rematch is {rematch}.")

@@ -3,7 +3,9 @@ for every game").
 
 The application, the API, the bots and the conformance tests are written once against
 :class:`Rules`; a game joins the service by registering an object that satisfies it
-(see :mod:`domain.registry`).
+(see :mod:`domain.registry`). The values it speaks in (:class:`Viewer`, :class:`Outcome`,
+:class:`OptionInfo`, :class:`PlayerRange`, :class:`Shapes`, :class:`MoveValue`) are defined in
+:mod:`domain.protocol_values` and re-exported here.
 
 Conventions shared by every game:
 
@@ -29,11 +31,19 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar, cast, runtime_checkable
 
 from domain.errors import GameError, IllegalMove, InvalidMove, InvalidOptions
 from domain.events import Event, EventCatalogue, Positioned
+from domain.protocol_values import (
+    JSON,
+    MoveValue,
+    OptionInfo,
+    Outcome,
+    PlayerRange,
+    Shapes,
+    Viewer,
+)
 from domain.randomness import RandomStream
 from domain.turn import Turn
 
@@ -44,6 +54,7 @@ __all__ = [
     "IllegalMove",
     "InvalidMove",
     "InvalidOptions",
+    "MoveValue",
     "OptionInfo",
     "Outcome",
     "PlayerRange",
@@ -53,120 +64,13 @@ __all__ = [
     "Viewer",
 ]
 
-JSON = Any
-"""A JSON-ready value (the result of ``json.loads``)."""
-
 State = TypeVar("State")
 Move = TypeVar("Move")
 Positional = TypeVar("Positional", bound=Positioned)
 
 
-class MoveValue(Protocol):
-    """A move as every game makes it: a value object that prints its own JSON form and its
-    notation (docs/architecture.md, "Typed events, moves and views": after python-chess's
-    ``Move.uci()``)."""
-
-    def to_json(self) -> Mapping[str, object]:
-        """The move's JSON form (a ``TypedDict`` of the game's ``shapes.move``)."""
-        ...
-
-    def notation(self) -> str:
-        """The move's compact notation."""
-        ...
-
-
 Valued = TypeVar("Valued", bound=MoveValue)
 """The move type of a :class:`RulesBase`: value objects with their own JSON and notation."""
-
-
-@dataclass(frozen=True, slots=True)
-class Viewer:
-    """Who is looking: a seat (sees its own hidden information), a spectator
-    (``seat is None``) or an arbiter (sees what every seat sees, never the seed)."""
-
-    seat: int | None = None
-    arbiter: bool = False
-
-    @classmethod
-    def spectator(cls) -> Viewer:
-        """A viewer who holds no seat."""
-        return cls()
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """The result of a finished game: final scores and 1-based ranks per seat (equal
-    ranks mean a shared place), the winning seats, and game-specific details."""
-
-    scores: list[int]
-    ranks: list[int]
-    winners: list[int]
-    details: dict[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        """The outcome as JSON-ready primitives."""
-        return {
-            "scores": list(self.scores),
-            "ranks": list(self.ranks),
-            "winners": list(self.winners),
-            "details": dict(self.details),
-        }
-
-
-@dataclass(frozen=True)
-class OptionInfo:
-    """One option of a game, as ``GET /game-types`` describes it to a client (docs/api.md,
-    "Game types"): its JSON type, its default (``None``: absent unless given), and either the
-    few values it takes or the range of an integer (of each item, for an array)."""
-
-    name: str
-    type: str
-    """The JSON type: ``string``, ``integer``, ``boolean`` or ``array``."""
-    default: JSON
-    description: str
-    values: tuple[JSON, ...] = ()
-    minimum: int | None = None
-    maximum: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The description as JSON-ready primitives (``values`` empty and the bounds null
-        where they do not apply)."""
-        return {
-            "name": self.name,
-            "type": self.type,
-            "default": self.default,
-            "description": self.description,
-            "values": list(self.values),
-            "minimum": self.minimum,
-            "maximum": self.maximum,
-        }
-
-
-@dataclass(frozen=True)
-class PlayerRange:
-    """How many players a game takes with the given options (a set of options that changes
-    the range, e.g. an expansion that seats more players; ``{}`` for the defaults)."""
-
-    options: dict[str, Any]
-    min_players: int
-    max_players: int
-
-
-@dataclass(frozen=True)
-class Shapes:
-    """The typed definitions of a game's JSON (docs/architecture.md, "Typed events, moves and
-    views"): each a ``TypedDict`` or a union of them, from which the JSON Schema a client
-    reads is generated (:mod:`application.contract`). Events have theirs in the game's
-    :class:`~domain.events.EventCatalogue`."""
-
-    move: object
-    """A move's JSON form (``parse_move`` reads it, ``move_to_json`` writes it)."""
-    view: object
-    """What :meth:`Rules.view` returns."""
-    options: object
-    """The game's options, as fixed at creation (``normalise_options``)."""
-    outcome_details: object
-    """What :attr:`Outcome.details` holds (docs/api.md, "The typed document")."""
 
 
 @runtime_checkable

@@ -9,7 +9,9 @@
 * ``memory`` — nothing kept after the process ends (tests, ``simulate --memory``).
 
 Only ``GAMELEDGER_*`` variables are read, here and nowhere else; the storage is built from
-these settings by :mod:`infrastructure.storage`.
+these settings by :mod:`infrastructure.storage`. The PostgreSQL connection settings are
+:mod:`infrastructure.postgres_settings`, the rate limits :mod:`infrastructure.rate_limit_settings`,
+the streams' :mod:`infrastructure.stream_settings`; all are re-exported or read from here.
 
 The data directory is one place whatever the current folder: ``GAMELEDGER_DATA_DIR``, else
 the user's data directory as the platform names it (``~/.local/share/gameledger`` on Linux,
@@ -20,14 +22,25 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import platformdirs
-from limits import parse_many
 
 from application.shards import MAX_SHARDS
+from infrastructure.environment import ConfigurationError
+from infrastructure.postgres_settings import PostgresSettings, shard_database
+from infrastructure.rate_limit_settings import RateLimits
+
+__all__ = [
+    "SQLITE_FILE",
+    "STORES",
+    "ConfigurationError",
+    "PostgresSettings",
+    "RateLimits",
+    "Settings",
+    "default_data_dir",
+]
 
 STORES = ("sqlite", "postgres", "memory")
 SQLITE_FILE = "gameledger.db"
@@ -36,150 +49,6 @@ SQLITE_FILE = "gameledger.db"
 def default_data_dir() -> Path:
     """Where the embedded store lives unless ``GAMELEDGER_DATA_DIR`` says otherwise."""
     return Path(platformdirs.user_data_dir("gameledger", appauthor=False))
-
-
-def _yes_no(value: str, name: str) -> bool:
-    """A yes/no setting."""
-    if value.lower() not in ("yes", "no"):
-        raise ConfigurationError(f"{name} must be yes or no.")
-    return value.lower() == "yes"
-
-
-def _shard_database(env: Mapping[str, str], shard: int, main: PostgresSettings) -> PostgresSettings:
-    """Part ``shard``'s database: ``GAMELEDGER_SHARD_<n>_POSTGRES_HOST``, ``_PORT``,
-    ``_DBNAME``, ``_USER``, ``_PASSWORD``, ``_LISTEN_HOST`` and ``_LISTEN_PORT``, each
-    defaulting to the main database's (the LISTEN address to the part's own server when that
-    is another)."""
-
-    def get(key: str, default: str) -> str:
-        return env.get(f"GAMELEDGER_SHARD_{shard}_POSTGRES_{key}", default).strip() or default
-
-    host = get("HOST", main.host)
-    try:
-        port = int(get("PORT", str(main.port)))
-        elsewhere = (host, port) != (main.host, main.port)
-        listen_port = int(get("LISTEN_PORT", "0" if elsewhere else str(main.listen_port)))
-    except ValueError:
-        message = f"GAMELEDGER_SHARD_{shard}_POSTGRES_PORT and _LISTEN_PORT must be numbers."
-        raise ConfigurationError(message) from None
-    return replace(
-        main,
-        host=host,
-        port=port,
-        dbname=get("DBNAME", main.dbname),
-        user=get("USER", main.user),
-        password=env.get(f"GAMELEDGER_SHARD_{shard}_POSTGRES_PASSWORD", main.password),
-        listen_host=get("LISTEN_HOST", "" if elsewhere else main.listen_host),
-        listen_port=listen_port,
-    )
-
-
-class ConfigurationError(ValueError):
-    """A setting the service cannot run with."""
-
-
-@dataclass(frozen=True)
-class PostgresSettings:
-    """Where the PostgreSQL server is, and how one process uses it: one pool of connections
-    shared by the event store and every read model (docs/operations.md, "Connections")."""
-
-    dbname: str = "gameledger"
-    host: str = "127.0.0.1"
-    port: int = 5432
-    user: str = "postgres"
-    password: str = ""
-    schema: str = "public"
-    pool_size: int = 2
-    """Connections the pool keeps open while the process is idle."""
-    max_overflow: int = 8
-    """Connections the pool may open beyond ``pool_size`` under load (closed again after
-    ``max_idle`` seconds unused)."""
-    lock_timeout: int = 5
-    connect_timeout: float = 5.0
-    """Seconds to open one connection to the server before giving up."""
-    pool_timeout: float = 10.0
-    """Seconds a request waits for a free connection of the pool before failing."""
-    max_idle: float = 60.0
-    listen_host: str = ""
-    """Where the process LISTENs for new events when that is not ``host`` (behind a
-    transaction-pooling PgBouncer, LISTEN must reach the server itself)."""
-    listen_port: int = 0
-    application_name: str = "gameledger"
-    """How the process's connections are named in ``pg_stat_activity``."""
-    prepared: bool = True
-    """Whether statements are prepared on the server (faster); ``False`` for a
-    transaction-pooling PgBouncer older than 1.21 (docs/operations.md, "PgBouncer")."""
-
-    def conninfo(self) -> dict[str, Any]:
-        """psycopg's connection arguments."""
-        return {
-            "dbname": self.dbname,
-            "host": self.host,
-            "port": self.port,
-            "user": self.user,
-            "password": self.password,
-            "connect_timeout": max(1, round(self.connect_timeout)),
-            "application_name": self.application_name,
-        }
-
-    def server(self) -> tuple[str, int, str, str]:
-        """Which database this is (host, port, database, user): parts of the event store on the
-        same one share a pool (docs/operations.md, "Shards")."""
-        return (self.host, self.port, self.dbname, self.user)
-
-    def listen_conninfo(self) -> dict[str, Any]:
-        """The connection arguments of the one LISTEN connection of a process."""
-        return {
-            **self.conninfo(),
-            "host": self.listen_host or self.host,
-            "port": self.listen_port or self.port,
-        }
-
-
-@dataclass(frozen=True)
-class RateLimits:
-    """Rate limits per class of request, each a limit string of Flask-Limiter (``"1200 per
-    minute"``, ``"20/second;600/minute"``), counted per seat token when the request carries one,
-    else per client address (docs/operations.md, "Rate limits")."""
-
-    enabled: bool = True
-    reads: str = "6000 per minute"
-    """Every GET under /api/v1 (health and the docs pages are never limited)."""
-    writes: str = "1200 per minute"
-    """Every POST that is not a create: join, move, undo requests and answers."""
-    creates: str = "300 per minute"
-    """POST /games and POST /games/{id}/forks: each makes a new game."""
-    storage_uri: str = "memory://"
-    """Where the counts live: ``memory://`` (one process), ``redis://host:port`` (shared by
-    every process and host)."""
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str]) -> RateLimits:
-        """Read ``GAMELEDGER_RATE_LIMIT_*``; a limit string the library cannot read is a
-        :class:`ConfigurationError`."""
-        defaults = cls()
-
-        def get(key: str, default: str) -> str:
-            return env.get(f"GAMELEDGER_RATE_LIMIT_{key}", default).strip() or default
-
-        found = cls(
-            enabled=_yes_no(get("ENABLED", "yes"), "GAMELEDGER_RATE_LIMIT_ENABLED"),
-            reads=get("READS", defaults.reads),
-            writes=get("WRITES", defaults.writes),
-            creates=get("CREATES", defaults.creates),
-            storage_uri=get("STORAGE_URI", defaults.storage_uri),
-        )
-        for name, value in (("READS", found.reads), ("WRITES", found.writes),
-                            ("CREATES", found.creates)):  # fmt: skip
-            try:
-                if not parse_many(value):
-                    raise ValueError(value)
-            except ValueError:
-                raise ConfigurationError(
-                    f"GAMELEDGER_RATE_LIMIT_{name} is not a rate limit such as "
-                    f"'1200 per minute': {value!r}"
-                ) from None
-        return found
 
 
 @dataclass(frozen=True)
@@ -238,28 +107,8 @@ class Settings:
         auto_upgrade = get("AUTO_UPGRADE", "yes").lower()
         if auto_upgrade not in ("yes", "no"):
             raise ConfigurationError("GAMELEDGER_AUTO_UPGRADE must be yes or no.")
-        defaults = PostgresSettings()
         try:
-            postgres = PostgresSettings(
-                dbname=get("POSTGRES_DBNAME", defaults.dbname),
-                host=get("POSTGRES_HOST", defaults.host),
-                port=int(get("POSTGRES_PORT", str(defaults.port))),
-                user=get("POSTGRES_USER", defaults.user),
-                password=env.get("GAMELEDGER_POSTGRES_PASSWORD", ""),
-                schema=get("POSTGRES_SCHEMA", defaults.schema),
-                pool_size=int(get("POSTGRES_POOL_SIZE", str(defaults.pool_size))),
-                max_overflow=int(get("POSTGRES_MAX_OVERFLOW", str(defaults.max_overflow))),
-                lock_timeout=int(get("POSTGRES_LOCK_TIMEOUT", str(defaults.lock_timeout))),
-                connect_timeout=float(
-                    get("POSTGRES_CONNECT_TIMEOUT", str(defaults.connect_timeout))
-                ),
-                pool_timeout=float(get("POSTGRES_POOL_TIMEOUT", str(defaults.pool_timeout))),
-                max_idle=float(get("POSTGRES_MAX_IDLE", str(defaults.max_idle))),
-                listen_host=get("POSTGRES_LISTEN_HOST", ""),
-                listen_port=int(get("POSTGRES_LISTEN_PORT", "0")),
-                application_name=get("POSTGRES_APPLICATION_NAME", defaults.application_name),
-                prepared=_yes_no(get("POSTGRES_PREPARED", "yes"), "GAMELEDGER_POSTGRES_PREPARED"),
-            )
+            postgres = PostgresSettings.from_env(env)
             follow_interval = float(get("FOLLOW_INTERVAL", "0.05"))
             game_cache_mb = float(get("GAME_CACHE_MB", "64"))
             max_body_bytes = int(get("MAX_BODY_BYTES", str(256 * 1024)))
@@ -292,7 +141,7 @@ class Settings:
         shard_postgres = tuple(
             (shard, found)
             for shard in range(1, shards)
-            if (found := _shard_database(env, shard, postgres)) != postgres
+            if (found := shard_database(env, shard, postgres)) != postgres
         )
         try:
             idempotency_ttl = float(get("IDEMPOTENCY_TTL", str(24 * 3600)))

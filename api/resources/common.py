@@ -8,7 +8,7 @@ from typing import Any
 from flask import current_app, request, url_for
 from werkzeug.wrappers import Response
 
-from application.service import Document, Played, serialised
+from application.service import Document, Joined, Played, serialised
 from infrastructure.container import Services
 
 PREFIX = "/api/v1"
@@ -35,6 +35,19 @@ def with_etag(
 def game_location(game_id: Any) -> str:
     """The URL of a game's view (the ``Location`` of a created game or fork)."""
     return url_for("games.get_game", game_id=str(game_id))
+
+
+def joined_answer(game_id: str, joined: Joined) -> Answer:
+    """The answer to a seat taken (joined or claimed; docs/api.md, "Endpoints": seats, and
+    "Lobby"): the seat, its token (shown once) and the game's version, 201 with the game's
+    ``Location``."""
+    answer = {
+        "game_id": game_id,
+        "seat": joined.seat,
+        "token": joined.token,
+        "version": joined.version,
+    }
+    return with_etag(answer, joined.version, 201, game_location(game_id))
 
 
 def played_answer(game_id: str, done: Played) -> Response:

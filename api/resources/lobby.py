@@ -14,7 +14,14 @@ from api import problems, schemas
 from api.fields import StrictInteger
 from api.problems import Failure
 from api.requests import Blueprint, game_uuid, required_token
-from api.resources.common import PREFIX, Answer, game_location, played_answer, services, with_etag
+from api.resources.common import (
+    PREFIX,
+    Answer,
+    game_location,
+    joined_answer,
+    played_answer,
+    services,
+)
 from application import lobby
 
 blp = Blueprint("lobby", __name__, url_prefix=PREFIX, description="The lobby verbs")
@@ -134,10 +141,4 @@ def claim_seat(game_id: str) -> Answer:
         required_token(),
         services().settings.lobby_expiry_seconds,
     )
-    answer = {
-        "game_id": game_id,
-        "seat": joined.seat,
-        "token": joined.token,
-        "version": joined.version,
-    }
-    return with_etag(answer, joined.version, 201, game_location(game_id))
+    return joined_answer(game_id, joined)

@@ -7,7 +7,7 @@ from typing import Any
 from api import problems, schemas
 from api.problems import Failure
 from api.requests import Blueprint, game_uuid
-from api.resources.common import PREFIX, Answer, game_location, services, with_etag
+from api.resources.common import PREFIX, Answer, joined_answer, services
 
 blp = Blueprint("seats", __name__, url_prefix=PREFIX, description="Taking a seat")
 
@@ -42,10 +42,4 @@ def join_game(body: dict[str, Any], game_id: str) -> Answer:
         secret=body["secret"],
         expiry_seconds=services().settings.lobby_expiry_seconds,
     )
-    answer = {
-        "game_id": game_id,
-        "seat": joined.seat,
-        "token": joined.token,
-        "version": joined.version,
-    }
-    return with_etag(answer, joined.version, 201, game_location(game_id))
+    return joined_answer(game_id, joined)

@@ -1,0 +1,74 @@
+"""marshmallow schemas of the moves resource and of undo (docs/api.md, "Endpoints": moves,
+undo; "Ledger settings: undo and tournaments"): a move request and the legal moves of a seat,
+the three undo requests (a player's, an answer, the arbiter's), and what every accepted
+command answers (``Played``: the version after it and how many events it caused). Requests
+refuse unknown fields (marshmallow's default). Re-exported by :mod:`api.schemas`."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from api.fields import StrictBoolean, StrictInteger
+
+MAX_TEXT = 2000
+"""The longest notation a move request may carry."""
+
+
+class UndoRequest(Schema):
+    turns = StrictInteger(
+        load_default=1,
+        minimum=1,
+        metadata={
+            "description": "How many of the last turns of the line of play to take back, "
+            "whoever played them; the first of them must be your own. Other seats whose "
+            "turns it takes back are asked to consent (every other seat under undo: consent)"
+        },
+    )
+    expected_version = StrictInteger(minimum=1, load_default=None)
+
+
+class UndoAnswer(Schema):
+    accept = StrictBoolean(required=True)
+    expected_version = StrictInteger(minimum=1, load_default=None)
+
+
+class ArbiterUndoRequest(Schema):
+    turn = StrictInteger(
+        required=True, minimum=0, metadata={"description": "Go back to the end of this turn"}
+    )
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=500))
+    expected_version = StrictInteger(minimum=1, load_default=None)
+
+
+class MoveRequest(Schema):
+    move = fields.Raw(load_default=None, metadata={"description": "The move in its JSON form"})
+    notation = fields.String(
+        load_default=None,
+        validate=validate.Length(min=1, max=MAX_TEXT),
+        metadata={"description": "The move in compact notation instead"},
+    )
+    expected_version = StrictInteger(
+        minimum=1,
+        load_default=None,
+        metadata={
+            "description": "The game version the move was decided on; or send it as If-Match"
+        },
+    )
+
+
+class PlayedSchema(Schema):
+    game_id = fields.String()
+    version = fields.Integer()
+    events = fields.Integer()
+
+
+class LegalMoveSchema(Schema):
+    move = fields.Dict()
+    notation = fields.String()
+
+
+class LegalMovesSchema(Schema):
+    game = fields.String(metadata={"description": "The game's kind: which move shape applies"})
+    seat = fields.Integer()
+    version = fields.Integer()
+    moves = fields.List(fields.Nested(LegalMoveSchema))
