@@ -39,6 +39,13 @@ referrer: a stream's ``?token=`` never reaches the access log (docs/api.md, "Liv
 limit_request_line = 4094
 limit_request_fields = 100
 limit_request_field_size = 8190
+control_socket_disable = True
+"""No control socket (gunicorn 27 opens one at ``~/.gunicorn/gunicorn.ctl`` by default): two
+servers on one host would share that path. To use ``gunicornc``, give each server its own with
+``--control-socket PATH`` (docs/operations.md, "Production server")."""
+DRAINED_BYTES = 64 * 1024
+"""How much of a request's unread body gunicorn reads away before it serves the next request
+on the same connection (gunicorn 27's ``_DRAIN_MAX_BYTES``); past it, it drops the connection."""
 
 
 def write_problem(sock: socket.socket, status_int: int, reason: str, mesg: str) -> None:
@@ -52,6 +59,20 @@ def write_problem(sock: socket.socket, status_int: int, reason: str, mesg: str) 
         f"Content-Length: {len(body)}\r\n\r\n"
     ).encode("latin-1")
     util.write_nonblock(sock, head + body)
+
+
+def pre_request(worker: Any, req: Any) -> None:
+    """gunicorn's hook, run before each request: a request whose body may be left partly
+    unread — one declared larger than gunicorn drains (``DRAINED_BYTES``), such as a body
+    over the limit, refused 413 unread, or a chunked one — is answered ``Connection:
+    close``. gunicorn would otherwise answer ``keep-alive`` and then drop the connection
+    while draining the body, and the client's next request on it would fail unanswered
+    (docs/operations.md, "Production server")."""
+    headers = {name.lower(): value for name, value in req.headers}
+    chunked = "chunked" in headers.get("transfer-encoding", "").lower()
+    length = headers.get("content-length", "").strip()
+    if chunked or (length.isdigit() and int(length) > DRAINED_BYTES):
+        req.must_close = True
 
 
 def post_worker_init(worker: Any) -> None:

@@ -5,6 +5,7 @@ and a 20 MB chunked body is a 413, not a malformed-json."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import socket
@@ -72,6 +73,10 @@ def wait_for(port: int) -> None:
     pytest.fail(f"the server on port {port} did not start")
 
 
+JSON = "application/json"
+GAME = json.dumps({"game": "azul", "players": 2})
+
+
 def exchange(
     address: tuple[str, int], head: bytes, body_chunks: Any = ()
 ) -> tuple[int, dict[str, str], bytes]:
@@ -130,6 +135,31 @@ def test_a_20mb_chunked_body_is_413(server: tuple[str, int]) -> None:
     chunk = f"{len(piece):x}\r\n".encode() + piece + b"\r\n"
     chunks = [chunk] * (20 * 16) + [b"0\r\n\r\n"]
     assert_problem(exchange(server, head, chunks), 413, "payload-too-large")
+
+
+def test_a_refused_large_body_closes_its_connection_and_says_so(
+    server: tuple[str, int],
+) -> None:
+    """A body over the limit is refused unread; gunicorn cannot drain it, so the answer says
+    ``Connection: close`` (it said ``keep-alive`` and then dropped the connection, and a
+    client's next request on it failed unanswered). A small one keeps the connection."""
+    client = http.client.HTTPConnection(*server, timeout=10)
+    big = json.dumps({"game": "azul", "players": 2, "x": "a" * 600_000})
+    client.request("POST", "/api/v1/games", body=big, headers={"Content-Type": JSON})
+    refused = client.getresponse()
+    assert refused.status == 413 and refused.getheader("Connection") == "close"
+    refused.read()
+    client.request("POST", "/api/v1/games", body=GAME, headers={"Content-Type": JSON})
+    created = client.getresponse()  # http.client reconnects, as told
+    assert created.status == 201 and created.getheader("Connection") != "close"
+    created.read()
+    client.request("POST", "/api/v1/games", body="{", headers={"Content-Type": JSON})
+    malformed = client.getresponse()
+    assert malformed.status == 400 and malformed.getheader("Connection") != "close"
+    malformed.read()
+    client.request("POST", "/api/v1/games", body=GAME, headers={"Content-Type": JSON})
+    assert client.getresponse().status == 201  # the same connection, kept alive
+    client.close()
 
 
 def test_an_app_error_through_gunicorn_is_problem_json(server: tuple[str, int]) -> None:
