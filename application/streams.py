@@ -22,6 +22,7 @@ from uuid import UUID
 
 import orjson
 
+from application.errors import BadRequest
 from application.projections.games_list import ListPages, Position
 from application.service import GameLedger
 
@@ -166,9 +167,19 @@ def _latest(app: GameLedger, game_id: UUID) -> tuple[bool, int]:
 
 def stream_finished(app: GameLedger, game_id: UUID, token: str | None, after: int) -> bool:
     """Whether a stream from ``after`` would have nothing to send ever: the game has ended
-    and its last event is at or before ``after`` (the token checked, as the event log)."""
+    and its last event is at ``after`` (the token checked, as the event log). A resume point
+    past the game's last event is no message this game's stream ever sent (versions only
+    grow: an undo is an event too), so it is refused 400 ``invalid-last-event-id`` rather
+    than answered by a silent stream — or, on a finished game, by a 204 that would tell the
+    client the game is over (docs/api.md, "Live updates")."""
     finished, version = app.finished_at(game_id, token)
-    return finished and after >= version
+    if after > version:
+        raise BadRequest(
+            "invalid-last-event-id",
+            f"The game's last event is version {version}: no message of its stream has "
+            f"the id {after}. Resume from an id the stream sent.",
+        )
+    return finished and after == version
 
 
 LIST_HEAD = 50

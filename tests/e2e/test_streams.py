@@ -127,6 +127,12 @@ def test_a_finished_game_ends_its_stream(client: FlaskClient, http_services: Ser
     assert list(found) == []  # closed
     done = client.get(f"{API}/{game_id}/stream", headers={"Last-Event-ID": sent[-1].id or ""})
     assert done.status_code == 204 and not done.get_data()
+    beyond = str(log[-1]["version"] + 1)  # no message ever had it: not "the game is over"
+    for resumed in ({"Last-Event-ID": beyond}, {}):
+        path = f"{API}/{game_id}/stream" + ("" if resumed else f"?after={beyond}")
+        refused = client.get(path, headers=resumed)
+        assert refused.status_code == 400
+        assert refused.get_json()["code"] == "invalid-last-event-id"
     earlier = opened(client, f"{API}/{game_id}/stream?after={log[-2]['version']}")
     assert [m.event for m in events(blocks(earlier))] == [log[-1]["type"], "end"]
 
@@ -136,6 +142,8 @@ def test_bad_requests_are_problems(client: FlaskClient, streams: Streams) -> Non
     cases: list[tuple[str, dict[str, str], int, str]] = [
         (f"{API}/{game_id}/stream", {"Last-Event-ID": "x1"}, 400, "invalid-last-event-id"),
         (f"{API}/{game_id}/stream", {"Last-Event-ID": "01"}, 400, "invalid-last-event-id"),
+        (f"{API}/{game_id}/stream", {"Last-Event-ID": "99999"}, 400, "invalid-last-event-id"),
+        (f"{API}/{game_id}/stream?after=99999", {}, 400, "invalid-last-event-id"),
         (f"{API}/{game_id}/stream?after=-1", {}, 400, "invalid-request"),
         (f"{API}/{game_id}/stream?limit=3", {}, 400, "invalid-request"),
         (f"{API}/{game_id}/stream", bearer("nope"), 403, "invalid-token"),
