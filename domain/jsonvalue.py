@@ -42,11 +42,19 @@ def strict_loads(text: str, *, max_depth: int) -> Any:
     recurses once per level), integers of at most :data:`MAX_INT_DIGITS` digits, finite
     numbers (no ``NaN`` or ``Infinity``), and no lone UTF-16 surrogate nor NUL character in
     a string (such a string can be neither stored, PostgreSQL's text refuses NUL, nor
-    shown). Codes: ``malformed-json``,
+    shown), and no object with the same key twice (I-JSON, RFC 7493: which of the two
+    counts is a parser's choice, so a client and the service could read two different
+    values). Codes: ``malformed-json``,
     ``too-deeply-nested``, ``number-out-of-range``, ``invalid-text``."""
     _check_depth(text, max_depth)
     try:
-        value = json.loads(text, parse_int=_integer, parse_float=_number, parse_constant=_constant)
+        value = json.loads(
+            text,
+            parse_int=_integer,
+            parse_float=_number,
+            parse_constant=_constant,
+            object_pairs_hook=_unique_keys,
+        )
     except json.JSONDecodeError as error:
         raise JsonRefused(
             "malformed-json", f"Not valid JSON: {error.msg} at {error.pos}."
@@ -60,6 +68,19 @@ def strict_loads(text: str, *, max_depth: int) -> Any:
     if "\\u0000" in text and _holds_nul(value):
         raise JsonRefused("invalid-text", "A string holds a NUL character (\\u0000).")
     return value
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object of ``pairs``, refused when a key appears twice."""
+    found = dict(pairs)
+    if len(found) == len(pairs):
+        return found
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            break
+        seen.add(key)
+    raise JsonRefused("malformed-json", f"The key {key!r} appears twice in one object.")
 
 
 def _holds_nul(value: Any) -> bool:

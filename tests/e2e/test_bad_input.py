@@ -59,6 +59,8 @@ def test_huge_integers_in_a_query_are_refused_by_name(
         ('{"game": "azul", "players": NaN}', "malformed-json"),
         ('{"game": "azul", "players": 2, "options": {"a": "x\\ud800y"}}', "invalid-text"),
         ('{"game": "azul", "players": 2', "malformed-json"),
+        ('{"game": "azul", "players": 2, "players": 3}', "malformed-json"),
+        ('{"game": "azul", "players": 2, "options": {"a": 1, "a": 1}}', "malformed-json"),
     ],
 )
 def test_bodies_that_are_not_plain_json_are_refused(
