@@ -14,13 +14,13 @@ from uuid import UUID
 
 import orjson
 
-from application.errors import NotFound
+from application.errors import BadRequest, NotFound
 from application.games import Games
 from application.paging import check_page
 from application.presenters import present_event, present_game
 from application.seats import seat_of, viewer_of
 from domain.bots import choose_move
-from domain.game import Game, event_topic
+from domain.game import LEDGER_EVENT_NAMES, Game, event_topic
 from domain.line import LineNeeded
 from domain.protocol import Rules, Viewer
 
@@ -163,6 +163,14 @@ class GameReads:
             kind, rules, finished, version = game.game, game.rules, game.finished, game.version
         store = self.games.store_of(game_id)
         if types is not None:  # through the store's index of topics
+            unknown = types - set(rules.event_types) - LEDGER_EVENT_NAMES
+            if unknown:
+                raise BadRequest(
+                    "unknown-event-type",
+                    f"A game of {kind} has no event of type {', '.join(sorted(unknown))}: "
+                    f"its types are the keys of 'events' and 'ledger_events' in "
+                    f"GET /game-types/{kind}/schemas.",
+                )
             topics = [event_topic(kind, type_name) for type_name in sorted(types)]
             found = store.events_of(game_id, topics, after, version, limit)
             items = [present_event(rules, finished, stored, viewer) for stored in found]

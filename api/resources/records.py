@@ -9,6 +9,7 @@ from typing import Any
 from werkzeug.wrappers import Response
 
 from api import problems, schemas
+from api.problems import Failure
 from api.requests import Blueprint, bearer_token, game_uuid
 from api.resources.common import PREFIX, Answer, document_answer, services, with_etag
 from application.records import record_document
@@ -19,7 +20,7 @@ blp = Blueprint("records", __name__, url_prefix=PREFIX, description="The event l
 @blp.route("/games/<game_id>/events", methods=["GET"])
 @blp.arguments(schemas.EventsQuery(), location="query")
 @blp.response(200, schemas.EventPageSchema)
-@blp.problems(problems.QUERY, problems.VIEWER, problems.GAME)
+@blp.problems(problems.QUERY, Failure(400, "unknown-event-type"), problems.VIEWER, problems.GAME)
 def event_log(query: dict[str, Any], game_id: str) -> Answer:
     """A page of the event log as the viewer may see it (secrets redacted)."""
     types = frozenset(query["type"]) if query["type"] else None

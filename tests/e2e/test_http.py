@@ -228,7 +228,11 @@ def test_event_log_hides_secrets_and_pages(client: FlaskClient) -> None:
     assert rest["items"][0]["version"] == 3
     only = client.get(f"/api/v1/games/{game_id}/events?type=FactoriesFilled").json
     assert [e["type"] for e in only["items"]] == ["FactoriesFilled"]
+    ledger = client.get(f"/api/v1/games/{game_id}/events?type=SeatJoined&type=Created").json
+    assert [e["type"] for e in ledger["items"]] == ["Created", "SeatJoined", "SeatJoined"]
     assert_problem(client.get(f"/api/v1/games/{game_id}/events?limit=0"), 400, "invalid-request")
+    unknown = client.get(f"/api/v1/games/{game_id}/events?type=TilePlaced&type=Created")
+    assert_problem(unknown, 400, "unknown-event-type")  # a Carcassonne event, not Azul's
 
 
 def test_openapi_docs_and_cors(client: FlaskClient) -> None:
