@@ -100,7 +100,7 @@ OPTIONS_INFO: Final = (
         "array",
         None,
         "A scenario: tile letters drawn first, in order (an analysis game).",
-        values=tuple(tile.letter for tile in TYPES),
+        values=tuple(dict.fromkeys(tile.letter for tile in TYPES)),  # each letter once
     ),
     OptionInfo(
         "stack-only",
