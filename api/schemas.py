@@ -167,6 +167,21 @@ class LobbySchema(Schema):
     rematch = fields.String(allow_none=True, metadata={"description": "The rematch's id"})
 
 
+class PendingUndoSchema(Schema):
+    """An undo request waiting for answers (docs/audit.md, "Undo")."""
+
+    seat = fields.Integer(required=True, metadata={"description": "The seat that asked"})
+    to_version = fields.Integer(
+        required=True, metadata={"description": "The version the game goes back to if accepted"}
+    )
+    turns = fields.Integer(required=True, metadata={"description": "How many turns it takes back"})
+    waiting = fields.List(
+        fields.Integer(),
+        required=True,
+        metadata={"description": "The seats that have not answered yet"},
+    )
+
+
 class GameRowSchema(Schema):
     id = fields.String()
     game = fields.String()
@@ -214,7 +229,11 @@ class GameViewSchema(Schema):
     current_players = fields.List(fields.Integer())
     settings = fields.Dict()
     analysis = fields.Dict(allow_none=True, metadata={"description": "Source of an analysis game"})
-    undo_request = fields.Dict(allow_none=True)
+    undo_request = fields.Nested(
+        PendingUndoSchema,
+        allow_none=True,
+        metadata={"description": "An undo request waiting for answers; null when none"},
+    )
     chain_head = fields.String(metadata={"description": "Hash of the game's latest event"})
     seed_sha256 = fields.String(metadata={"description": "SHA-256 commitment to the secret seed"})
     seed = fields.String(allow_none=True, metadata={"description": "Revealed when the game ends"})
