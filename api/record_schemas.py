@@ -71,13 +71,20 @@ class EventPageSchema(Schema):
     version = fields.Integer()
 
 
+class RecordSeatSchema(Schema):
+    """A seat of a recorded game: its number and the name that took it (null while free)."""
+
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True, allow_none=True)
+
+
 class RecordSchema(Schema):
     """A game record (docs/audit.md has the field-by-field reference)."""
 
     format = fields.String()
     format_version = fields.Integer()
     game = fields.Dict()
-    seats = fields.List(fields.Dict())
+    seats = fields.List(fields.Nested(RecordSeatSchema))
     seed_sha256 = fields.String()
     seed = fields.String(allow_none=True)
     moves = fields.List(fields.Dict())
