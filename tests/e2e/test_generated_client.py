@@ -1,10 +1,10 @@
 """A client generated from the OpenAPI document alone plays a whole game (issue 13, part 1;
 docs/api.md, "The typed OpenAPI document"): ``openapi-python-client`` writes a Python package
 from the served document, with no warning; the test imports it and plays Azul to the end
-against a real gunicorn server, every answer parsed into the generated typed models — the
-game's own view, legal moves, moves, events and outcome — and the errors too (404, 409, 422
-parsed into the Problem model, not ``parsed=None``); and reads Carcassonne and Risk, each in
-its own types."""
+against a real gunicorn server, followed live on the game's stream, every answer parsed into
+the generated typed models — the game's own view, legal moves, moves, events and outcome —
+and the errors too (404, 409, 422 parsed into the Problem model, not ``parsed=None``); and
+reads Carcassonne (with the expansion) and Risk, each in its own types."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from uuid import uuid4
 import pytest
 
 from tests.e2e.openapi_check import served_document
+from tests.e2e.sse import Stream
 from tests.e2e.test_gunicorn import GUNICORN, running
 
 pytestmark = pytest.mark.slow
@@ -104,6 +105,9 @@ def test_a_generated_client_plays_a_whole_game_of_azul(generated: ModuleType, se
     make_move = part(moves, "make_move")
     bot = random.Random(13)
     view = get_game.sync(game_id, client=anonymous)
+    # Followed live from the start, as a spectator (docs/api.md, "Live updates").
+    live = Stream(int(server.rsplit(":", 1)[1]), f"/games/{game_id}/stream")
+    assert live.status == 200
     for _ in range(MAX_MOVES):
         view = get_game.sync(game_id, client=anonymous)
         assert isinstance(view, models.AzulGameView)
@@ -128,6 +132,12 @@ def test_a_generated_client_plays_a_whole_game_of_azul(generated: ModuleType, se
 
     page = part(records, "event_log").sync(game_id, client=anonymous, limit=500)
     assert isinstance(page, models.AzulEventPage)
+    with live:  # every event once, in order, as the log shows it; then the end
+        streamed = live.events(len(page.items) + 1)
+    assert [json.loads(m.data) for m in streamed[:-1]] == json.loads(
+        part(records, "event_log").sync_detailed(game_id, client=anonymous, limit=500).content
+    )["items"]
+    assert (streamed[-1].event, streamed[-1].json) == ("end", {"version": view.version})
     kinds = {type(item).__name__ for item in page.items}
     assert {"AzulCreatedEvent", "AzulMoveMadeEvent", "AzulGameEndedEvent"} <= kinds
     record = part(records, "game_record").sync(game_id, client=anonymous)
