@@ -102,7 +102,15 @@ class GameTypeSchema(Schema):
     options = fields.List(
         fields.Nested(OptionInfoSchema),
         required=True,
-        metadata={"description": "Every option (their JSON Schema: GET .../schemas, options)"},
+        metadata={"description": "Every option, its values and default (for a form)"},
+    )
+    options_schema = fields.Dict(
+        required=True,
+        metadata={
+            "description": "The JSON Schema (2020-12) of the 'options' a create takes: the "
+            "game's typed options (GET .../schemas, options) with none required, an option "
+            "left out taking its default"
+        },
     )
     event_types = fields.List(fields.String(), required=True)
     capabilities = fields.Nested(CapabilitiesSchema, required=True)

@@ -15,7 +15,8 @@ from domain.registry import games, rules_for
 def game_types() -> list[dict[str, Any]]:
     """Every registered game as a client needs it to create one (docs/api.md, "Game
     types"): the rules version, the player range per set of options (the first is the
-    defaults'), every option with its values and default, the event types."""
+    defaults'), every option with its values and default, the JSON Schema of the options
+    a create takes (:func:`_create_options`), the event types."""
     return [
         {
             "name": rules.name,
@@ -31,6 +32,7 @@ def game_types() -> list[dict[str, Any]]:
                 for r in rules.player_ranges
             ],
             "options": [option.to_json() for option in rules.options_info],
+            "options_schema": _create_options(game_contract(rules).options),
             "event_types": list(rules.event_types),
             "capabilities": {
                 "simultaneous_moves": rules.simultaneous_moves,
@@ -40,6 +42,13 @@ def game_types() -> list[dict[str, Any]]:
         }
         for rules in games().values()
     ]
+
+
+def _create_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The JSON Schema of the ``options`` a create takes: the game's typed options (as a
+    game's view shows them, every option set) with none required — an option left out takes
+    its default (docs/api.md, "Game types")."""
+    return {key: value for key, value in options.items() if key != "required"}
 
 
 def game_schemas(name: str) -> dict[str, Any]:

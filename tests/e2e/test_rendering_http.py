@@ -131,8 +131,8 @@ def test_a_client_draws_every_tile_and_follower_of_a_view_from_the_catalogue(
 
 
 def test_game_types_are_typed_in_the_document_and_match_the_rules(client: FlaskClient) -> None:
-    """Each game's options, player range per option set and rules version (issue 13, part
-    5) are in ``GET /game-types``, every member declared and typed in the OpenAPI document."""
+    """Each game's options (listed for a form, and as a JSON Schema), player range per option
+    set and rules version (issue 13, part 5) are in ``GET /game-types``, every member declared and typed in the OpenAPI document."""
     spec = client.get("/api/v1/openapi.json").json
     operation = spec["paths"]["/api/v1/game-types"]["get"]
     schema = json_schema(
@@ -155,6 +155,12 @@ def test_game_types_are_typed_in_the_document_and_match_the_rules(client: FlaskC
             r.options for r in rules.player_ranges
         ]
         assert [o["name"] for o in entry["options"]] == [o.name for o in rules.options_info]
+        # the options' JSON Schema accepts the options of every player range, and no other
+        options = jsonschema_rs.validator_for(entry["options_schema"])
+        assert all(options.is_valid(r["options"]) for r in entry["player_ranges"])
+        assert options.is_valid({}) and not options.is_valid({"no-such-option": 1})
+        created = client.post("/api/v1/games", json={"game": entry["name"], "players": 2})
+        assert options.is_valid(created.json["options"])  # the options as the game fixed them
 
 
 @pytest.mark.parametrize("path", [TILES, MAP])
