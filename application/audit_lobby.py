@@ -84,8 +84,8 @@ def seat_left(referee: LobbyReferee, index: int) -> int:
 
 
 def seat_resigned(referee: LobbyReferee, index: int) -> int:
-    """``SeatResigned``: a seat still playing resigns from a game running with no undo
-    request waiting."""
+    """``SeatResigned``: a seat still playing (not resigned, not put out by the rules)
+    resigns from a game running with no undo request waiting."""
     item = referee.events[index]
     seat = _seat(referee, item)
     where = (item["version"], item["type"])
@@ -95,6 +95,8 @@ def seat_resigned(referee: LobbyReferee, index: int) -> int:
         raise Discrepancy("a resignation after the game ended", *where)
     if seat in referee.resigned:
         raise Discrepancy(f"seat {seat} had resigned already", *where)
+    if seat in referee.rules.out_of_play(referee.state):
+        raise Discrepancy(f"seat {seat} was out of the game already", *where)
     if referee.request is not None:
         raise Discrepancy("a resignation while an undo request waits", *where)
     referee.resigned = [*referee.resigned, seat]
@@ -154,7 +156,7 @@ def check_move(referee: LobbyReferee, item: dict[str, Any], seat: int, acting: l
     resignation; a resigned seat that may act moves before anyone else (the bot moves at
     once); and a resigned seat's move is the bot's choice (once the seed is revealed)."""
     where = (item["version"], "MoveMade")
-    if lobby.ends_game(referee.players, referee.resigned):
+    if lobby.ends_game(referee.players, referee.resigned, referee.rules.out_of_play(referee.state)):
         raise Discrepancy("a move after the game ended by resignation", *where)
     bots = [other for other in acting if other in referee.resigned]
     if bots and seat != bots[0]:

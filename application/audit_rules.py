@@ -114,9 +114,10 @@ class Referee:
         found = self.rules.outcome(self.state)
         if found is not None:
             return lobby.ranked(found, self.players, self.resigned)
-        if lobby.ends_game(self.players, self.resigned):
+        out = self.rules.out_of_play(self.state)
+        if lobby.ends_game(self.players, self.resigned, out):
             scores = self.rules.summary(self.state).get("scores", [])
-            return lobby.resigned_outcome(scores, self.players, self.resigned)
+            return lobby.resigned_outcome(scores, self.players, self.resigned, out)
         return None
 
     # Reading events

@@ -443,9 +443,10 @@ class Game(Aggregate):
         found = rules.outcome(self.state)
         if found is not None:
             return lobby.ranked(found, self.players, self.resigned)
-        if lobby.ends_game(self.players, self.resigned):
+        out = rules.out_of_play(self.state)
+        if lobby.ends_game(self.players, self.resigned, out):
             scores = rules.summary(self.state).get("scores", [])
-            return lobby.resigned_outcome(scores, self.players, self.resigned)
+            return lobby.resigned_outcome(scores, self.players, self.resigned, out)
         return None
 
     @property
@@ -533,6 +534,7 @@ class Game(Aggregate):
             finished=self.finished,
             resigned=self.resigned,
             undo_pending=self.undo_request is not None,
+            out=self.rules.out_of_play(self.state),
         )
         self._trigger(Game.SeatResigned, seat=seat)
         self.play_resigned()
@@ -581,7 +583,7 @@ class Game(Aggregate):
             raise GameNotReady("game-not-started", "Not every seat has been taken yet.")
         if self.undo_request is not None:
             raise GameNotReady("undo-pending", "An undo request is waiting for answers.")
-        lobby.check_move(seat, self.players, self.resigned)
+        lobby.check_move(seat, self.players, self.resigned, self.rules.out_of_play(self.state))
         self._move(seat, move_json, notation)
         self.play_resigned()
 

@@ -79,25 +79,30 @@ def bot_move(
     return seat, rules.move_to_json(move)
 
 
-def remaining(players: int, resigned: Sequence[int]) -> list[int]:
-    """The seats that have not resigned."""
-    return [seat for seat in range(players) if seat not in resigned]
+def remaining(players: int, resigned: Sequence[int], out: Sequence[int] = ()) -> list[int]:
+    """The seats still playing: neither resigned nor put ``out`` of the game by its rules
+    (Risk's eliminated players; :meth:`domain.protocol.Rules.out_of_play`)."""
+    return [seat for seat in range(players) if seat not in resigned and seat not in out]
 
 
-def ends_game(players: int, resigned: Sequence[int]) -> bool:
+def ends_game(players: int, resigned: Sequence[int], out: Sequence[int] = ()) -> bool:
     """A resignation ends the game when one seat (or none) is left playing."""
-    return bool(resigned) and len(remaining(players, resigned)) <= 1
+    return bool(resigned) and len(remaining(players, resigned, out)) <= 1
 
 
-def resigned_outcome(scores: Sequence[int], players: int, resigned: Sequence[int]) -> Outcome:
+def resigned_outcome(
+    scores: Sequence[int], players: int, resigned: Sequence[int], out: Sequence[int] = ()
+) -> Outcome:
     """The outcome of a game ended by resignation: the seat left wins (rank 1); the resigned
-    seats follow, the one who resigned last ranked highest among them. ``scores`` are the
+    seats follow, the one who resigned last ranked highest among them; then the seats the
+    rules had put out, the last out highest (docs/api.md, "Lobby"). ``scores`` are the
     game's scores as they stood (zeros when the game keeps none)."""
-    left = remaining(players, resigned)
+    left = remaining(players, resigned, out)
     ranks = [0] * players
     for seat in left:
         ranks[seat] = 1
-    for place, seat in enumerate(reversed(resigned)):
+    gone = [*reversed(resigned), *(s for s in reversed(out) if s not in resigned)]
+    for place, seat in enumerate(gone):
         ranks[seat] = len(left) + 1 + place
     return Outcome(
         scores=_scores(scores, players),
@@ -176,26 +181,34 @@ def check_expire(closed: str, started: bool) -> None:
 
 
 def check_resign(
-    seat: int, *, started: bool, finished: bool, resigned: Sequence[int], undo_pending: bool
+    seat: int,
+    *,
+    started: bool,
+    finished: bool,
+    resigned: Sequence[int],
+    undo_pending: bool,
+    out: Sequence[int] = (),
 ) -> None:
-    """A seat resigns only from a running game, once, and not while an undo request waits
-    for answers."""
+    """A seat resigns only from a running game, once, while it still plays (not once the
+    rules have put it out), and not while an undo request waits for answers."""
     if not started:
         raise GameNotReady("game-not-started", "Leave the seat instead: play has not begun.")
     if finished:
         raise IllegalMove("game-over", "The game is over.")
     if seat in resigned:
         raise GameNotReady("seat-resigned", "This seat has resigned already.")
+    if seat in out:
+        raise GameNotReady("seat-out-of-play", "This seat is out of the game already.")
     if undo_pending:
         raise GameNotReady("undo-pending", "An undo request is waiting for answers.")
 
 
-def check_move(seat: int, players: int, resigned: Sequence[int]) -> None:
+def check_move(seat: int, players: int, resigned: Sequence[int], out: Sequence[int] = ()) -> None:
     """A resigned seat no longer moves (the bot plays it), and nobody moves in a game ended
     by resignation."""
     if seat in resigned:
         raise GameNotReady("seat-resigned", "This seat has resigned: the bot plays it.")
-    if ends_game(players, resigned):
+    if ends_game(players, resigned, out):
         raise IllegalMove("game-over", "The game ended by resignation.")
 
 

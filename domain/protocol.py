@@ -195,6 +195,12 @@ class Rules(Protocol[State, Move]):
         """The game's own bot policy, or ``None`` for a uniformly drawn legal move."""
         ...
 
+    def out_of_play(self, state: State) -> list[int]:
+        """The seats the rules have already put out of the game (Risk's eliminated
+        players), in the order they went out; a resignation cannot leave them playing
+        (docs/api.md, "Lobby")."""
+        ...
+
     def is_scenario(self, options: Mapping[str, Any]) -> bool:
         """Normalised ``options`` that make a scenario: an analysis game, never a result."""
         ...
@@ -350,6 +356,11 @@ class RulesBase(ABC, Generic[Positional, Valued]):
         """Default: no policy of the game's own (bots draw a legal move uniformly)."""
         del state, player, bot
         return None
+
+    def out_of_play(self, state: Positional) -> list[int]:
+        """Default: every seat plays until the end."""
+        del state
+        return []
 
     def is_scenario(self, options: Mapping[str, Any]) -> bool:
         """Default: no options make a scenario."""

@@ -31,11 +31,12 @@ def legal_moves(game_id: str) -> Answer:
     problems.SEAT,
     problems.GAME,
     problems.VERSIONED,
-    Failure(409, "game-not-started", "undo-pending"),
+    Failure(409, "game-not-started", "undo-pending", "seat-resigned"),
     Failure(
         422,
         "malformed-move",
         "not-your-turn",
+        "game-over",
         note="and each game's own codes (docs/azul.md, docs/carcassonne.md, docs/risk.md)",
     ),
 )

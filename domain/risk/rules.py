@@ -198,6 +198,11 @@ class RiskRules(RulesBase[RiskState, RiskMove]):
         (:mod:`domain.risk.bot`; used by simulations and the conformance run)."""
         return bot_move(state, player, bot)
 
+    def out_of_play(self, state: RiskState) -> list[int]:
+        """The eliminated players, in the order they were eliminated (docs/risk.md,
+        "Resigning")."""
+        return list(state.eliminated)
+
     # -- move formats ---------------------------------------------------------------
 
     def parse_move(self, data: Any) -> RiskMove:

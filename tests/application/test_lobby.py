@@ -3,6 +3,7 @@ abort, expiry, private games, rematch and claim — each a ledger event, on ever
 
 from __future__ import annotations
 
+import random
 import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
@@ -336,3 +337,43 @@ def test_the_expiry_is_configured_by_the_environment() -> None:
     for bad in ("-1", "soon"):
         with pytest.raises(ConfigurationError):
             Settings.from_env({"GAMELEDGER_LOBBY_EXPIRY_SECONDS": bad})
+
+
+def risk_with_an_eliminated_seat() -> tuple[GameLedger, UUID, list[str], list[int]]:
+    """A 3-player classic Risk game played by bots until one seat is eliminated."""
+    app = GameLedger()
+    game_id = app.create_game("risk", 3, {"ruleset": "classic"}, seed="eliminated")
+    tokens = [app.join(game_id, f"p{n}").token for n in range(3)]
+    bot = random.Random(0)
+    for _ in range(5000):
+        with app.games.reading(game_id) as game:
+            out, acting, version = (
+                game.rules.out_of_play(game.state),
+                game.current_players,
+                game.version,
+            )
+        if out:
+            return app, game_id, tokens, out
+        seat = acting[0]
+        app.play(game_id, tokens[seat], app.bot_move(game_id, tokens[seat], bot), version)
+    raise AssertionError("no seat was eliminated in 5000 moves")
+
+
+def test_an_eliminated_seat_neither_resigns_nor_wins_by_the_others_resigning() -> None:
+    """Risk's eliminated players are out of play (docs/risk.md, "Resigning"): the last seat
+    still playing wins when the other resigns, the resigned seat second, the eliminated last;
+    the record verifies. (The eliminated seat once won this way.)"""
+    app, game_id, tokens, out = risk_with_an_eliminated_seat()
+    eliminated = out[0]
+    with pytest.raises(GameNotReady) as refused:
+        lobby.resign(app, game_id, tokens[eliminated])
+    assert refused.value.code == "seat-out-of-play"
+    playing = [seat for seat in range(3) if seat != eliminated]
+    lobby.resign(app, game_id, tokens[playing[0]])
+    outcome = app.view(game_id)["outcome"]
+    assert outcome["winners"] == [playing[1]]
+    assert outcome["ranks"][playing[1]] == 1
+    assert outcome["ranks"][playing[0]] == 2
+    assert outcome["ranks"][eliminated] == 3
+    report = verify_record(export_record(app, game_id))
+    assert report.ok, report.summary
