@@ -132,7 +132,8 @@ def test_a_client_draws_every_tile_and_follower_of_a_view_from_the_catalogue(
 
 def test_game_types_are_typed_in_the_document_and_match_the_rules(client: FlaskClient) -> None:
     """Each game's options (listed for a form, and as a JSON Schema), player range per option
-    set and rules version (issue 13, part 5) are in ``GET /game-types``, every member declared and typed in the OpenAPI document."""
+    set and rules version (issue 13, part 5) are in ``GET /game-types``, every member
+    declared and typed in the OpenAPI document."""
     spec = client.get("/api/v1/openapi.json").json
     operation = spec["paths"]["/api/v1/game-types"]["get"]
     schema = json_schema(
