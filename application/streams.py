@@ -202,10 +202,10 @@ class ListChange:
 
 def _looking_back(cursor: Position) -> Position:
     """The place :data:`LOOKBACK` before ``cursor`` (the cursor itself if its time cannot be
-    read)."""
+    read, or lies less than that after the earliest time there is)."""
     try:
         then = datetime.fromisoformat(cursor.last_activity) - LOOKBACK
-    except ValueError:
+    except (ValueError, OverflowError):
         return cursor
     return Position(then.isoformat(), "")
 

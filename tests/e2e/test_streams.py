@@ -216,6 +216,11 @@ def test_the_lobby_stream_sends_the_games_list_as_it_changes(
     old = opened(client, f"{API}/stream", **{"Last-Event-ID": long_ago})
     assert {row["id"] for row in rows(blocks(old), 2)} == {first, second}
     old.close()
+    # a cursor at the dawn of time: nothing to look back to (it once killed the stream)
+    dawn = Position("0001-01-01T00:00:01", "x").cursor()
+    earliest = opened(client, f"{API}/stream", **{"Last-Event-ID": dawn})
+    assert {row["id"] for row in rows(blocks(earliest), 2)} == {first, second}
+    earliest.close()
 
 
 def resume_id(client: FlaskClient, game_id: str) -> str:
