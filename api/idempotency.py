@@ -28,6 +28,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import logging
 import os
 import threading
 import time
@@ -42,6 +43,8 @@ from werkzeug.wrappers import Response
 from api.errors import ApiError, problem
 from infrastructure.config import Settings
 from infrastructure.idempotency import IdempotencyStore
+
+LOG = logging.getLogger("gameledger.idempotency")
 
 HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"
@@ -100,6 +103,7 @@ class Idempotency:
         for _ in range(CLAIM_TRIES):
             if self.store.claim(claim.key_id, claim.fingerprint, now, now + self.lease):
                 g.idempotency = claim
+                g.idempotency_lease_ends = now + self.lease
                 return None
             kept = self.store.find(claim.key_id)
             if kept is None or kept.expires_at < now:
@@ -127,6 +131,12 @@ class Idempotency:
         if claim is None:
             return response
         status = response.status_code
+        if time.time() > g.get("idempotency_lease_ends", float("inf")):
+            LOG.warning(
+                "a request with an Idempotency-Key ran longer than GAMELEDGER_IDEMPOTENCY_LEASE "
+                "(%s s): a retry meanwhile could have run it again; raise the lease",
+                self.lease,
+            )
         if response.is_streamed or not (200 <= status < 300 or status in KEPT_STATUSES):
             self.store.release(claim.key_id, claim.fingerprint)
         else:

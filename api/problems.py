@@ -19,6 +19,7 @@ from flask_smorest import Api
 from marshmallow import RAISE, Schema, fields, validate
 
 from api.errors import PROBLEM, TYPE_BASE
+from api.idempotency import KEPT_STATUSES
 
 CODE_PATTERN = r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$"
 
@@ -192,11 +193,16 @@ class CrossCuttingProblems(BasePlugin):
             if method == "post":
                 added += IDEMPOTENCY
                 operation.setdefault("parameters", []).append(IDEMPOTENCY_KEY_PARAMETER)
-                for status, response in responses.items():
-                    if str(status).startswith("2"):
-                        response.setdefault("headers", {})["Idempotent-Replayed"] = REPLAYED_HEADER
             for failure in added:
                 _declare(responses, failure)
+            if method == "post":
+                # the answers an Idempotency-Key keeps, and so may replay: successes and the
+                # command's own refusals (api/idempotency.py, KEPT_STATUSES)
+                for status, response in responses.items():
+                    if str(status).startswith("2") or str(status) in {
+                        str(kept) for kept in KEPT_STATUSES
+                    }:
+                        response.setdefault("headers", {})["Idempotent-Replayed"] = REPLAYED_HEADER
 
 
 def _declare(responses: dict[Any, Any], failure: Failure) -> None:

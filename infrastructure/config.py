@@ -77,9 +77,11 @@ class Settings:
     idempotency_ttl: float = 24 * 3600.0
     """Seconds an ``Idempotency-Key``'s answer is kept, from its first use (docs/api.md,
     "Idempotency"); expired keys are purged."""
-    idempotency_lease: float = 60.0
+    idempotency_lease: float = 300.0
     """Seconds a request holding a key may run before a retry with it may run the request
-    again (a process that died mid-request leaves no answer)."""
+    again (a process that died mid-request leaves no answer). Far longer than any command
+    runs (each of its few tries waits at most the pool and lock timeouts), so a live request
+    never loses its key to a retry; a request that outlives it is logged."""
     rate_limits: RateLimits = field(default_factory=RateLimits)
     """The rate limits (docs/operations.md, "Rate limits")."""
     trusted_proxies: int = 0
@@ -145,7 +147,7 @@ class Settings:
         )
         try:
             idempotency_ttl = float(get("IDEMPOTENCY_TTL", str(24 * 3600)))
-            idempotency_lease = float(get("IDEMPOTENCY_LEASE", "60"))
+            idempotency_lease = float(get("IDEMPOTENCY_LEASE", "300"))
             trusted_proxies = int(get("TRUSTED_PROXIES", "0"))
         except ValueError:
             raise ConfigurationError(

@@ -321,3 +321,36 @@ def test_any_post_route_takes_a_key_and_a_failure_is_not_kept(services: Services
     assert REPLAYED not in done.headers
     assert_replayed(done, client.post("/api/v1/flaky", json={}, headers=sent))
     assert len(calls) == 2
+
+
+def test_a_request_that_outlives_its_lease_is_logged(
+    services: Services, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A retry after the lease runs a still-running command again, so the lease must be far
+    longer than any command (GAMELEDGER_IDEMPOTENCY_LEASE, 300 s by default); a request that
+    outlives it anyway is logged for the operator (docs/operations.md)."""
+    assert Settings().idempotency_lease == 300
+    services.settings = dataclasses.replace(services.settings, idempotency_lease=0.05)
+    app = create_app(services, follow=False)
+
+    def slow() -> tuple[dict[str, bool], int]:
+        time.sleep(0.1)
+        return {"done": True}, 201
+
+    app.add_url_rule("/api/v1/slow", "slow", slow, methods=["POST"])
+    with caplog.at_level("WARNING", logger="gameledger.idempotency"):
+        assert app.test_client().post("/api/v1/slow", json={}, headers=key()).status_code == 201
+    assert "GAMELEDGER_IDEMPOTENCY_LEASE" in caplog.text
+
+
+def test_the_document_declares_the_replay_header_on_every_answer_that_may_be_replayed(
+    client: FlaskClient,
+) -> None:
+    """Successes and the kept refusals (404, 422) are replayed with ``Idempotent-Replayed``:
+    the OpenAPI document says so on each POST."""
+    paths = client.get("/api/v1/openapi.json").json["paths"]
+    for path, operations in paths.items():
+        responses = operations.get("post", {}).get("responses", {})
+        for status, response in responses.items():
+            replayable = status.startswith("2") or status in ("404", "422")
+            assert (REPLAYED in response.get("headers", {})) == replayable, (path, status)
