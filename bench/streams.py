@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
+from connections import call, wait_for  # bench/connections.py: one request, a health wait
 from pgdb import exit_on_sigterm, service_env, service_settings, temporary_database
 
 from infrastructure.container import build_services
@@ -47,30 +48,6 @@ from infrastructure.container import build_services
 BIN = Path(sys.executable).parent
 HEARTBEAT = 5
 """Seconds between heartbeats: a stream whose client has gone keeps its place until the next."""
-
-
-def call(port: int, method: str, path: str, body: Any = None, token: str = "") -> Any:
-    """One request; its JSON answer."""
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{port}/api/v1{path}", data=data, method=method, headers=headers
-    )
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        return json.loads(answer.read())
-
-
-def wait_for(port: int) -> None:
-    """Until the service answers its health check."""
-    for _ in range(300):
-        try:
-            call(port, "GET", "/health")
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError("the service did not start")
 
 
 def open_stream(port: int, path: str) -> socket.socket | None:
