@@ -14,6 +14,10 @@ from api.errors import PROBLEM, server_problem
 class ProblemRequestHandler(WSGIRequestHandler):
     """werkzeug's request handler whose own errors are problem+json."""
 
+    default_request_version = "HTTP/1.0"
+    """What a request line it cannot read is answered as: with a status line and headers
+    (Python's default, HTTP/0.9, writes the body alone, so a client saw no status)."""
+
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         """The error as problem+json: the code from the status, the server's sentence (cut
         to 200 characters) as the detail."""
