@@ -38,6 +38,7 @@ bench: setup
 	$(BIN)/python bench/azul_application.py
 	$(BIN)/python bench/carcassonne_engine.py
 	$(BIN)/python bench/risk_engine.py
+	$(BIN)/python bench/merkle.py
 
 ## The service's benchmarks (needs PostgreSQL; several minutes each; docs/performance.md)
 bench-service: setup

@@ -344,3 +344,32 @@ def test_consistency_proofs_verify_and_a_rewritten_log_fails(
         assert not verify_consistency(old + 1, size, old_root, new_root, proof)
     if old > 1:
         assert not verify_consistency(old - 1, size, old_root, new_root, proof)
+
+
+class CountingSource:
+    """A stand-in store for a huge log: any perfect subtree's "hash" is made up from its
+    position, and every look-up is counted."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.lookups = 0
+
+    def subtree_hash(self, level: int, index: int) -> bytes:
+        assert (index + 1) << level <= self.size, "asked for a subtree outside the tree"
+        self.lookups += 1
+        return leaf_hash(f"{level}:{index}".encode())
+
+
+@given(st.integers(min_value=2, max_value=10**12), st.integers(min_value=0, max_value=10**12))
+def test_proofs_need_logarithmically_many_subtree_hashes(size: int, pick: int) -> None:
+    bound = 2 * size.bit_length()
+    source = CountingSource(size)
+    tree_hash(source, size)
+    assert source.lookups <= size.bit_length()
+    source.lookups = 0
+    assert len(inclusion_proof(source, pick % size, size)) <= size.bit_length()
+    assert source.lookups <= bound
+    source.lookups = 0
+    old = pick % size
+    assert len(consistency_proof(source, old, size)) <= size.bit_length() + 1
+    assert source.lookups <= bound
