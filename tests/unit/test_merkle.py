@@ -373,3 +373,14 @@ def test_proofs_need_logarithmically_many_subtree_hashes(size: int, pick: int) -
     old = pick % size
     assert len(consistency_proof(source, old, size)) <= size.bit_length() + 1
     assert source.lookups <= bound
+
+
+def test_a_tree_head_is_its_size_and_its_hash_together() -> None:
+    """Documented in docs/audit.md: the hash alone does not fix the size — the RFC's verifier
+    accepts this proof for entry 0 under size 3 and under size 4 against the 3-entry root — so
+    a signed tree head must sign the size with the hash."""
+    tree = reference_tree()
+    proof = inclusion_proof(tree, 0, 3)
+    assert verify_inclusion(NODE_HASHES[0][0], 0, 3, proof, ROOTS[3])
+    assert verify_inclusion(NODE_HASHES[0][0], 0, 4, proof, ROOTS[3])
+    assert not verify_inclusion(NODE_HASHES[0][0], 0, 4, proof, ROOTS[4])
