@@ -164,7 +164,8 @@ def verify_inclusion(
     """RFC 9162 §2.1.3.2: whether ``proof`` shows the leaf hash ``leaf`` is leaf ``index`` of
     the tree of ``size`` leaves whose head hash is ``root``. Never raises: anything malformed
     (an index outside the tree, a hash of the wrong length, a path too short or too long) is
-    simply not a proof."""
+    simply not a proof. ``size`` and ``root`` must come from the same (signed) tree head: the
+    hash alone does not fix the size (docs/audit.md, "Transparency log: the Merkle tree")."""
     if not (0 <= index < size and _is_hash(leaf) and _is_hash(root)):
         return False
     if not all(_is_hash(p) for p in proof):
