@@ -13,7 +13,9 @@
   ``GAMELEDGER_LOBBY_EXPIRY_SECONDS`` (docs/operations.md, "Lobby expiry"; safe to repeat);
 * ``export GAME_ID [-o FILE] [--token T]``, ``import FILE``, ``verify FILE [--json]``,
   ``replay FILE [--to N]`` — game records (docs/audit.md): ``-`` reads stdin; ``verify``
-  exits 0 when the record holds and 1 naming the first discrepancy."""
+  exits 0 when the record holds and 1 naming the first discrepancy;
+* ``keys show [--json]``, ``keys rotate`` — the service signing key (api/cli_keys.py;
+  docs/audit.md, "Service signing key")."""
 
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ from uuid import UUID
 import psycopg
 from eventsourcing.persistence import PersistenceError
 
+from api import cli_keys
 from application import lobby
 from application.records import export_record, import_record
 from application.simulation import simulate
@@ -96,6 +99,7 @@ def _parser() -> argparse.ArgumentParser:
         handler=_expire
     )
     _audit_parsers(commands)
+    cli_keys.add_parsers(commands)
     return parser
 
 

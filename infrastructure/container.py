@@ -24,6 +24,7 @@ from infrastructure import schema
 from infrastructure.config import ConfigurationError, Settings
 from infrastructure.follower import FollowerFailure, LogFollower
 from infrastructure.rebuild import rebuild_read_model
+from infrastructure.signing_keys import KeyService, SigningSettings
 from infrastructure.storage import READ_MODELS, Storage
 from infrastructure.watcher import LogWatcher
 
@@ -48,6 +49,8 @@ class Services:
     watcher: LogWatcher
     records: RecordStore
     list_pages: ListPages
+    keys: KeyService
+    """The service signing key (docs/audit.md, "Service signing key")."""
     read_models: dict[str, ReadModel] = field(default_factory=dict)
 
     @property
@@ -204,6 +207,7 @@ def build_services(settings: Settings | None = None, *, create: bool = True) -> 
     settings = settings or Settings.from_env()
     if not create:
         require_store_file(settings)
+    keys = KeyService(SigningSettings.from_env(settings))
     with unreachable_store(settings):
         storage = Storage(settings)
     try:
@@ -236,6 +240,7 @@ def build_services(settings: Settings | None = None, *, create: bool = True) -> 
         watcher=watcher,
         records=storage.record_store(),
         list_pages=ListPages(views["games_list"], list_changes(storage, watcher, views)),
+        keys=keys,
     )
     for name, view in views.items():
         projection = _PROJECTIONS[name](app, projection_cache_bytes(settings))(view)

@@ -1,6 +1,6 @@
 """The routes of ``/api/v1`` (docs/api.md, "Endpoints"), one flask-smorest blueprint per
 resource, each in its own module: games, seats, moves, turns, undo, forks, records,
-rendering, lobby, streams. Each route is thin: it reads the request, calls one use case and
+rendering, lobby, streams, keys. Each route is thin: it reads the request, calls one use case and
 shapes the answer; errors are raised and turned into problem+json by api/errors.py, and
 declared by api/problems.py."""
 
@@ -10,6 +10,7 @@ from api.requests import Blueprint
 from api.resources import (
     forks,
     games,
+    keys,
     lobby,
     moves,
     records,
@@ -31,5 +32,6 @@ BLUEPRINTS: tuple[Blueprint, ...] = (
     rendering.blp,
     lobby.blp,
     streams.blp,
+    keys.blp,
 )
 """Every blueprint, in the order the OpenAPI document lists their tags."""

@@ -50,6 +50,7 @@ def _play(services: Any) -> dict[str, Any]:
     base = "/api/v1"
     call("list_game_types", "GET", f"{base}/game-types")
     call("get_game_schemas", "GET", f"{base}/game-types/azul/schemas")
+    call("list_keys", "GET", f"{base}/keys")
     created = call("create_game", "POST", f"{base}/games", {"game": "azul", "players": 2})
     game = f"{base}/games/{created['id']}"
     tokens = [call("join_game", "POST", f"{game}/seats", {"name": n})["token"] for n in "AB"]

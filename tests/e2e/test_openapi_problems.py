@@ -69,6 +69,7 @@ BLUEPRINTS = {
         ("GET", "/api/v1/games/<game_id>/stream"),
         ("GET", "/api/v1/games/stream"),
     },
+    "keys": {("GET", "/api/v1/keys")},
 }
 """Each resource's blueprint (named after its module in api/resources/) and its routes."""
 
@@ -104,10 +105,11 @@ DECLARED = {
     ("post", "/api/v1/games/{game_id}/claim"): IDEMPOTENT | {401, 403, 404, 409},
     ("get", "/api/v1/games/{game_id}/stream"): LIMITED | {400, 401, 403, 404, 503},
     ("get", "/api/v1/games/stream"): LIMITED | {400, 503},
+    ("get", "/api/v1/keys"): LIMITED,
 }
 """The problem statuses each operation declares (docs/api.md, "Errors": which and why).
-GET /game-types and the rendering data read nothing from the request: they can only be rate
-limited."""
+GET /game-types, the rendering data and the signing keys read nothing from the request: they
+can only be rate limited."""
 
 
 @pytest.fixture
