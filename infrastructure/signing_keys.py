@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import logging
 import os
 import tempfile
 from collections.abc import Mapping
@@ -25,6 +26,8 @@ import orjson
 
 from application.signing import Keyring, KeyringError, PublicKeyDocument
 from infrastructure.config import ConfigurationError, Settings
+
+LOG = logging.getLogger("gameledger.signing")
 
 KEYRING_SUFFIX = "-signing-keys.json"
 
@@ -93,13 +96,20 @@ class KeyService:
         return None if self.signing.secret is not None else self.signing.keyring
 
     def keyring(self) -> Keyring:
-        """The current keyring (read again when its file changed)."""
+        """The current keyring (read again when its file changed; made on first use of the
+        default file; kept, and an error logged, if its file disappears later)."""
         path = self.path
         if path is None:
             assert self._keyring is not None
             return self._keyring
         with self._lock:
             stamp = _stamp(path)
+            if stamp is None and self._keyring is not None:
+                # The file went away under a running service: keep the keys it loaded (a new
+                # key made now would sign with a key nobody pinned, and the old public keys
+                # would be lost), and say so until the file is back.
+                LOG.error("the signing keyring %s is gone: using the keys loaded before", path)
+                return self._keyring
             if stamp is None:
                 if not self.signing.generate:
                     raise ConfigurationError(

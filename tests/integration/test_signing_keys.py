@@ -101,6 +101,27 @@ def test_a_configured_keyring_is_used(tmp_path: Path) -> None:
     assert not default_keyring(sqlite(tmp_path)).exists()
 
 
+@pytest.mark.parametrize("configured", [False, True])
+def test_a_keyring_file_that_disappears_keeps_its_keys(
+    tmp_path: Path, configured: bool, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A keyring file deleted under a running service: the keys it loaded stay in use (no
+    new key nobody pinned, no error to clients) and the loss is logged."""
+    settings = sqlite(tmp_path)
+    path = tmp_path / "keys.json" if configured else default_keyring(settings)
+    if configured:
+        path.write_text(json.dumps(Keyring.generate().to_json()))
+    env = {"GAMELEDGER_SIGNING_KEYRING": str(path)} if configured else {}
+    service = KeyService(SigningSettings.from_env(settings, env))
+    before = service.public_keys()
+    path.unlink()
+    with caplog.at_level("ERROR", logger="gameledger.signing"):
+        assert service.public_keys() == before
+        key_id, signature = service.sign(b"checkpoint")
+    assert key_id == before[0]["key_id"] and service.verify(key_id, b"checkpoint", signature)
+    assert not path.exists() and "is gone" in caplog.text
+
+
 def test_a_secret_key_is_used_and_not_rotated_here(tmp_path: Path) -> None:
     keyring = Keyring.generate()
     secret = b64url(keyring.private.private_bytes_raw())
