@@ -64,7 +64,8 @@ def test_a_failing_read_model_is_reported_and_recovers(
     assert failure["read_model"] == "games_list"
     assert failure["notification_id"] == position + 1
     assert failure["attempts"] >= 1 and failure["error"]
-    assert f"cannot apply notification {position + 1}" in caplog.text
+    # the follower records the failure, then logs it (from its own thread): wait for the line
+    assert eventually(lambda: f"cannot apply notification {position + 1}" in caplog.text)
     assert eventually(
         lambda: model.follower.failure is not None and model.follower.failure.attempts >= 2
     )
