@@ -8,6 +8,7 @@ from typing import Any
 from flask import current_app, request, url_for
 from werkzeug.wrappers import Response
 
+from application.rendering import Cacheable
 from application.service import Document, Joined, Played, serialised
 from infrastructure.container import Services
 
@@ -104,3 +105,32 @@ def _none_match(header: str | None, etag: str) -> bool:
         return False
     tags = {tag.strip().removeprefix("W/") for tag in header.split(",")}
     return "*" in tags or etag in tags
+
+
+NOT_MODIFIED = "If-None-Match named the current ETag: no body"
+"""The description of a cacheable document's 304."""
+
+
+def cache_headers(max_age: int) -> dict[str, Any]:
+    """The OpenAPI headers of a cacheable document's answers (its ETag and Cache-Control)."""
+    return {
+        "ETag": {
+            "description": "A strong tag of the content (its SHA-256); send it back as "
+            "If-None-Match",
+            "schema": {"type": "string"},
+        },
+        "Cache-Control": {
+            "description": f"public, max-age={max_age}",
+            "schema": {"type": "string"},
+        },
+    }
+
+
+def cached_answer(document: Cacheable, max_age: int) -> Response:
+    """``document`` with its ``ETag`` and ``Cache-Control: public, max-age=``; ``304 Not
+    Modified`` without a body when ``If-None-Match`` names the tag (werkzeug's conditional
+    response: RFC 9110's weak comparison, ``*`` for any)."""
+    answer = Response(document.body, mimetype="application/json")
+    answer.set_etag(document.etag.strip('"'))
+    answer.headers["Cache-Control"] = f"public, max-age={max_age}"
+    return answer.make_conditional(request)

@@ -8,28 +8,18 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from flask import request
 from marshmallow import RAISE, Schema, fields, validate
 from werkzeug.wrappers import Response
 
 from api.requests import Blueprint
-from api.resources.common import PREFIX, services
+from api.resources.common import NOT_MODIFIED, PREFIX, cache_headers, cached_answer, services
 from application.rendering import cacheable
 
 blp = Blueprint("keys", __name__, url_prefix=PREFIX, description="The service's signing keys")
 
 MAX_AGE: Final = 300
 """Seconds a client or a shared cache may reuse the list before it revalidates."""
-HEADERS: Final = {
-    "ETag": {
-        "description": "A strong tag of the content (its SHA-256); send it back as If-None-Match",
-        "schema": {"type": "string"},
-    },
-    "Cache-Control": {
-        "description": f"public, max-age={MAX_AGE}",
-        "schema": {"type": "string"},
-    },
-}
+HEADERS: Final = cache_headers(MAX_AGE)
 
 
 class PublicKeySchema(Schema):
@@ -73,14 +63,8 @@ def document() -> dict[str, Any]:
 
 @blp.route("/keys", methods=["GET"])
 @blp.response(200, KeysSchema, headers=HEADERS)
-@blp.alt_response(
-    304, description="If-None-Match named the current ETag: no body", headers=HEADERS, success=True
-)
+@blp.alt_response(304, description=NOT_MODIFIED, headers=HEADERS, success=True)
 def list_keys() -> Response:
     """The public halves of the service's signing keys, current and retired (docs/audit.md,
     "Service signing key")."""
-    found = cacheable(document())
-    answer = Response(found.body, mimetype="application/json")
-    answer.set_etag(found.etag.strip('"'))
-    answer.headers["Cache-Control"] = f"public, max-age={MAX_AGE}"
-    return answer.make_conditional(request)
+    return cached_answer(cacheable(document()), MAX_AGE)

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from flask import request
 from werkzeug.wrappers import Response
 
 from api.rendering_schemas import RiskMapSchema, TileCatalogueSchema
 from api.requests import Blueprint
-from api.resources.common import PREFIX
-from application.rendering import Cacheable, carcassonne_tiles_document, risk_map_document
+from api.resources.common import NOT_MODIFIED, PREFIX, cache_headers, cached_answer
+from application.rendering import carcassonne_tiles_document, risk_map_document
 from application.rendering.carcassonne_tiles import tile_catalogue
 from application.rendering.risk_map import risk_map
 
@@ -26,17 +25,7 @@ blp = Blueprint(
 MAX_AGE: Final = 3600
 """Seconds a client or a shared cache may reuse the document without asking again; then it
 revalidates with ``If-None-Match`` (a new release may change the data)."""
-HEADERS: Final = {
-    "ETag": {
-        "description": "A strong tag of the content (its SHA-256); send it back as If-None-Match",
-        "schema": {"type": "string"},
-    },
-    "Cache-Control": {
-        "description": f"public, max-age={MAX_AGE}",
-        "schema": {"type": "string"},
-    },
-}
-NOT_MODIFIED: Final = "If-None-Match named the current ETag: no body"
+HEADERS: Final = cache_headers(MAX_AGE)
 
 
 def tiles_example() -> dict[str, Any]:
@@ -58,16 +47,6 @@ def map_example() -> dict[str, Any]:
     return document
 
 
-def cached_answer(document: Cacheable) -> Response:
-    """``document`` with its ``ETag`` and ``Cache-Control``; ``304 Not Modified`` without a
-    body when ``If-None-Match`` names the tag (werkzeug's conditional response: RFC 9110's
-    weak comparison, ``*`` for any)."""
-    answer = Response(document.body, mimetype="application/json")
-    answer.set_etag(document.etag.strip('"'))
-    answer.headers["Cache-Control"] = f"public, max-age={MAX_AGE}"
-    return answer.make_conditional(request)
-
-
 @blp.route("/game-types/carcassonne/tiles", methods=["GET"])
 @blp.response(200, TileCatalogueSchema, headers=HEADERS, example=tiles_example())
 @blp.alt_response(304, description=NOT_MODIFIED, headers=HEADERS, success=True)
@@ -75,7 +54,7 @@ def get_carcassonne_tiles() -> Response:
     """Every Carcassonne tile type, base game and expansion: edges, segments with the edges
     or half-edges they touch, follower spots, bridges, rotation, and each option set's deck
     (docs/api.md, "Rendering data")."""
-    return cached_answer(carcassonne_tiles_document())
+    return cached_answer(carcassonne_tiles_document(), MAX_AGE)
 
 
 @blp.route("/game-types/risk/map", methods=["GET"])
@@ -85,4 +64,4 @@ def get_risk_map() -> Response:
     """The Risk map of both rulesets: territories with their centres on a canvas, continents
     with their members and bonuses, every border (sea crossings marked) (docs/api.md,
     "Rendering data")."""
-    return cached_answer(risk_map_document())
+    return cached_answer(risk_map_document(), MAX_AGE)
