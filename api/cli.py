@@ -11,7 +11,7 @@
   ``GAMELEDGER_PROJECTIONS=external``);
 * ``lobby expire`` — record the expiry of every listed game still waiting for players past
   ``GAMELEDGER_LOBBY_EXPIRY_SECONDS`` (docs/operations.md, "Lobby expiry"; safe to repeat);
-* ``export GAME_ID [-o FILE] [--token T]``, ``import FILE``, ``verify FILE [--json]``,
+* ``export GAME_ID [-o FILE] [--token T] [--tree-size N]``, ``import FILE``, ``verify FILE [--json]``,
   ``replay FILE [--to N]`` — game records (docs/audit.md): ``-`` reads stdin; ``verify``
   exits 0 when the record holds and 1 naming the first discrepancy;
 * ``keys show [--json]``, ``keys rotate`` — the service signing key (api/cli_keys.py;
@@ -37,6 +37,7 @@ from api import cli_keys
 from application import lobby
 from application.records import export_record, import_record
 from application.simulation import simulate
+from application.transparency import transparency_of
 from application.verification import replay_record, verify_record
 from domain.jsonvalue import JsonRefused, strict_loads
 from domain.protocol import GameError
@@ -109,6 +110,13 @@ def _audit_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]
     export.add_argument("game_id", type=UUID, metavar="GAME_ID")
     export.add_argument("-o", "--output", metavar="FILE", help="write here, not to stdout")
     export.add_argument("--token", help="a seat's or the arbiter's token (default: spectator)")
+    export.add_argument(
+        "--tree-size",
+        type=int,
+        metavar="N",
+        help="prove the checkpoint against the stored tree head of N entries (default: the "
+        "latest; docs/audit.md, 'Record format')",
+    )
     export.set_defaults(handler=_export)
 
     load = commands.add_parser("import", help="recreate a finished game from its record")
@@ -274,6 +282,13 @@ def _export(args: argparse.Namespace) -> int:
     services = build_services(Settings.from_env(), create=False)
     try:
         record = export_record(services.app, args.game_id, args.token)
+        record["transparency"], _ = transparency_of(
+            services.tlog.store,
+            services.keys,
+            str(args.game_id),
+            len(record["events"]),
+            args.tree_size,
+        )
     finally:
         services.close()
     if args.output is None:

@@ -207,11 +207,11 @@ def append(
 
 
 def ensure_empty_head(store: LogStore, keyring: Keyring) -> None:
-    """Store the signed head of the empty log, if the log is still empty and has none
-    (docs/audit.md, "The transparency log": an empty log has a signed head too)."""
+    """Store the signed head of the empty tree (size 0, the hash of nothing) unless one is
+    stored (docs/audit.md, "The transparency log": an empty log has a signed head too, and the
+    empty tree is a prefix of every tree, so size 0 always has a head)."""
     with store.transaction() as tx:
-        if tx.size() == 0:
-            tx.add(0, [], [], sign_tree_head(keyring, 0, EMPTY_ROOT))
+        tx.add(0, [], [], sign_tree_head(keyring, 0, EMPTY_ROOT))
 
 
 _T = TypeVar("_T")

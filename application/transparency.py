@@ -10,6 +10,7 @@ from typing import Any, TypedDict
 
 from application.checkpoints import Checkpoint, Signer, TreeHead
 from application.errors import NotFound
+from application.reads import serialised
 from application.signing import b64url
 from application.tlog import LogEntry, LogReader, LogStore, ensure_empty_head, prefetched
 from domain.errors import GameError
@@ -46,7 +47,8 @@ def latest_head(store: LogStore, signer: Signer) -> TreeHead:
 
 def stored_head(store: LogStore, signer: Signer, size: int) -> TreeHead:
     """The stored signed head of the tree of ``size`` entries; ``tree-head-not-found`` when
-    the log never had that size as a head (a head is stored after each append)."""
+    the log never had that size as a head (a head is stored after each append; the empty
+    tree's is signed and kept on first ask)."""
     found = store.head(size)
     if found is None and size == 0:
         ensure_empty_head(store, signer.keyring())
@@ -120,26 +122,28 @@ def game_checkpoints(reader: LogReader, game: str) -> dict[str, list[LogEntry]]:
 
 def transparency_of(
     store: LogStore, signer: Signer, game: str, version: int, tree_size: int | None = None
-) -> Transparency | None:
-    """A record's ``transparency``: the game's latest checkpoint of a version up to
-    ``version`` (its last event) in the tree the proof is for — the latest signed tree head, or
-    the stored one of ``tree_size`` entries — with its inclusion proof against that head and
-    the public key that signed it; ``None`` when the game has no such checkpoint."""
+) -> tuple[Transparency | None, TreeHead]:
+    """A record's ``transparency`` and the signed tree head it is proved against: the game's
+    latest checkpoint of a version up to ``version`` (the record's last event) among the
+    entries of that tree — the latest signed tree head, or the stored one of ``tree_size``
+    entries (``tree-head-not-found`` without one) — with its inclusion proof and the public
+    key that signed it; ``None`` when the game has no such checkpoint (docs/audit.md, "Record
+    format")."""
     head = latest_head(store, signer) if tree_size is None else stored_head(
         store, signer, tree_size
     )  # fmt: skip
     size = head["size"]
     entry = store.latest_of(game, version, size)
     if entry is None:
-        return None
+        return None, head
     key_id = entry["checkpoint"]["key_id"]
     keyring = signer.keyring()
     key = next((k for k in keyring.keys() if k.key_id == key_id), None)  # noqa: SIM118
     if key is None:
-        return None  # a key the keyring lost: nothing anyone could check
+        return None, head  # a key the keyring lost: nothing anyone could check
     index = entry["leaf_index"]
     proof = prefetched(store, lambda source: inclusion_proof(source, index, size))
-    return {
+    found: Transparency = {
         "checkpoint": entry["checkpoint"],
         "signature": entry["signature"],
         "public_key": b64url(key.public_raw),
@@ -147,3 +151,12 @@ def transparency_of(
         "tree_head": head,
         "inclusion_proof": [p.hex() for p in proof],
     }
+    return found, head
+
+
+def with_transparency(record: bytes, transparency: Transparency | None) -> bytes:
+    """A serialised record (a JSON object) with its ``transparency`` field added: attached per
+    request, never part of the hash chain nor of the finished record kept in the store."""
+    if not record.endswith(b"}") or record == b"{}":
+        raise ValueError("a record is a JSON object with fields")
+    return record[:-1] + b',"transparency":' + serialised(transparency) + b"}"
