@@ -12,8 +12,8 @@
 * ``lobby expire`` — record the expiry of every listed game still waiting for players past
   ``GAMELEDGER_LOBBY_EXPIRY_SECONDS`` (docs/operations.md, "Lobby expiry"; safe to repeat);
 * ``export GAME_ID [-o FILE] [--token T] [--tree-size N]``, ``import FILE``,
-  ``verify FILE [--json]``, ``replay FILE [--to N]`` — game records (docs/audit.md): ``-`` reads stdin; ``verify``
-  exits 0 when the record holds and 1 naming the first discrepancy;
+  ``verify FILE [--json]``, ``replay FILE [--to N]`` — game records (docs/audit.md): ``-``
+  reads stdin; ``verify`` exits 0 when the record holds and 1 naming the first discrepancy;
 * ``keys show [--json]``, ``keys rotate`` — the service signing key (api/cli_keys.py;
   docs/audit.md, "Service signing key")."""
 
