@@ -27,7 +27,7 @@ from eventsourcing.persistence import Tracking
 
 from application.checkpoints import SignedCheckpoint, Signer, sign_checkpoint
 from application.projections.following import CACHE_BYTES, FollowingProjection, GameSource
-from application.tlog import LogStore, Pending, append
+from application.tlog import LogStore, LogTransaction, Pending, append
 from domain.game import Game
 
 SCHEDULE_SLACK = 0.9
@@ -74,7 +74,7 @@ class CheckpointProjection(FollowingProjection):
             tx.track(tracking)
             append(tx, keyring, ended)
             tx.drop_pending({c.game for c in ended})
-            tx.set_pending(list(pending.values()))
+            tx.set_pending(unlogged(tx, list(pending.values())))
 
 
 def checkpoint_running(
@@ -92,6 +92,8 @@ def checkpoint_running(
             return 0
         tx.mark_scheduled(started)
         rows = tx.pending()
+        tx.drop_pending([row.game for row in rows])
+        rows = unlogged(tx, rows)
         if not rows:
             return 0
         keyring = signer.keyring()
@@ -100,5 +102,11 @@ def checkpoint_running(
             for row in rows
         ]
         append(tx, keyring, checkpoints)
-        tx.drop_pending([row.game for row in rows])
     return len(checkpoints)
+
+
+def unlogged(tx: LogTransaction, rows: list[Pending]) -> list[Pending]:
+    """The pending heads whose version has no checkpoint yet (a follower whose batch reached
+    past another's applies some events again: their heads may be logged already)."""
+    done = tx.logged([(row.game, row.version) for row in rows]) if rows else set()
+    return [row for row in rows if (row.game, row.version) not in done]

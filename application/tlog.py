@@ -76,6 +76,10 @@ class LogTransaction(Protocol):
         """The stored hashes of these perfect subtrees (those that exist)."""
         ...
 
+    def logged(self, checkpoints: Sequence[tuple[str, int]]) -> set[tuple[str, int]]:
+        """Which of these ``(game, version)`` have a checkpoint in the log already."""
+        ...
+
     def add(
         self, first: int, entries: Sequence[SignedCheckpoint], nodes: Sequence[Node], head: TreeHead
     ) -> None:
@@ -190,7 +194,14 @@ def append(
     tx: LogTransaction, keyring: Keyring, checkpoints: Sequence[SignedCheckpoint]
 ) -> TreeHead | None:
     """Append signed checkpoints in an open transaction and store the grown tree's head,
-    signed by ``keyring``; ``None`` (and nothing stored) when there is nothing to append."""
+    signed by ``keyring``; ``None`` (and nothing stored) when there is nothing to append.
+
+    A game's version is checkpointed at most once: one already in the log is left out. (Two
+    followers may read overlapping batches: the tracking position refuses a batch that is not
+    past it, but one that reaches further than the recorded position is applied, and its
+    events up to that position were applied before.)"""
+    done = tx.logged([(c.game, c.version) for c in checkpoints]) if checkpoints else set()
+    checkpoints = [c for c in checkpoints if (c.game, c.version) not in done]
     if not checkpoints:
         return None
     size = tx.size()

@@ -188,6 +188,19 @@ class PostgresLogTransaction:
         """The stored hashes of these perfect subtrees."""
         return _subtree_hashes(self.curs, self.t[NODES], keys)
 
+    def logged(self, checkpoints: Sequence[tuple[str, int]]) -> set[tuple[str, int]]:
+        """Which of these ``(game, version)`` are logged already."""
+        if not checkpoints:
+            return set()
+        self.curs.execute(
+            SQL(
+                "SELECT e.game_id, e.version FROM {} e JOIN unnest(%s::text[], %s::integer[]) "
+                "AS k(game_id, version) ON e.game_id = k.game_id AND e.version = k.version"
+            ).format(self.t[ENTRIES]),
+            ([c[0] for c in checkpoints], [c[1] for c in checkpoints]),
+        )
+        return {(str(r["game_id"]), int(r["version"])) for r in self.curs.fetchall()}
+
     def add(
         self, first: int, entries: Sequence[SignedCheckpoint], nodes: Sequence[Node], head: TreeHead
     ) -> None:

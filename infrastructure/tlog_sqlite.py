@@ -165,6 +165,20 @@ class SQLiteLogTransaction:
         """The stored hashes of these perfect subtrees."""
         return _subtree_hashes(self.cursor, keys)
 
+    def logged(self, checkpoints: Sequence[tuple[str, int]]) -> set[tuple[str, int]]:
+        """Which of these ``(game, version)`` are logged already."""
+        found: set[tuple[str, int]] = set()
+        for start in range(0, len(checkpoints), 400):  # SQLite's bound parameters
+            part = checkpoints[start : start + 400]
+            marks = ", ".join("(?, ?)" for _ in part)
+            self.cursor.execute(
+                f"SELECT game_id, version FROM {ENTRIES} WHERE (game_id, version) IN "
+                f"(VALUES {marks})",
+                [value for pair in part for value in pair],
+            )
+            found |= {(str(r[0]), int(r[1])) for r in self.cursor.fetchall()}
+        return found
+
     def add(
         self, first: int, entries: Sequence[SignedCheckpoint], nodes: Sequence[Node], head: TreeHead
     ) -> None:
