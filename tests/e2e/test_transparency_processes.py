@@ -106,11 +106,7 @@ def test_every_process_checkpoints_and_each_end_is_logged_once(
             wait_for(port)
             games += [ended_game(port) for _ in range(3)]
             running = str(request(port, "POST", "/games", {"game": "azul", "players": 2})["id"])
-            assert eventually(lambda: ends(whole_log(port)) == sorted(games))
-            assert eventually(
-                lambda: request(port, "GET", f"/games/{running}/checkpoints")["items"]
-            )
-            entries = check(port)
+            entries = settled(port, games, running)
         scheduled = [e for e in entries if e["checkpoint"]["game"] == running]
         assert [e["checkpoint"]["ended"] for e in scheduled] == [False]
     for log in tmp_path.glob("*.log"):
