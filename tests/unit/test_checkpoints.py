@@ -33,6 +33,7 @@ from domain.merkle import (
     inclusion_proof,
     leaf_hash,
 )
+from infrastructure.config import ConfigurationError, Settings
 
 GAME = "0b8e4a4e-6f0c-4d8e-9a3e-2f1f3c5d6e7f"
 HEAD = "ab" * 32
@@ -193,3 +194,12 @@ def test_a_proof_reads_its_subtree_hashes_in_one_query() -> None:
         proof = prefetched(reader, lambda s, m=old, n=new: consistency_proof(s, m, n))
         assert proof == consistency_proof(tree, old, new)
         assert reader.queries == 1 and len(reader.asked) <= 2 * 10
+
+
+def test_the_schedule_is_configured_by_the_environment() -> None:
+    assert Settings.from_env({}).checkpoint_interval == 60
+    assert Settings.from_env({"GAMELEDGER_CHECKPOINT_INTERVAL": "0"}).checkpoint_interval == 0
+    assert Settings.from_env({"GAMELEDGER_CHECKPOINT_INTERVAL": "0.5"}).checkpoint_interval == 0.5
+    for bad in ("-1", "soon", "nan", "inf"):
+        with pytest.raises(ConfigurationError):
+            Settings.from_env({"GAMELEDGER_CHECKPOINT_INTERVAL": bad})
