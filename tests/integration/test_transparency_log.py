@@ -8,6 +8,7 @@ restarts; a rebuild of the read models leaves the log alone."""
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -270,3 +271,23 @@ def test_the_proofs_do_not_depend_on_the_signing_key(services: Services) -> None
     assert proof["public_key"] == next(
         k["public_key"] for k in services.keys.public_keys() if k["key_id"] == old.key_id
     )
+
+
+def test_every_part_of_a_sharded_store_is_followed(settings: Settings) -> None:
+    """The checkpointer keeps one position per part of the event store (docs/operations.md,
+    "Shards"): games of every part are logged, each end once."""
+    services = build_services(replace(settings, shards=3))
+    try:
+        tables = [finished(services.app, 2, seed=f"shard {n}") for n in range(6)]
+        assert len({services.app.games.store_of(t.game_id).name for t in tables}) > 1
+        services.catch_up()
+        services.catch_up()
+        entries = check_log(services)
+        assert sorted(e["checkpoint"]["game"] for e in entries) == sorted(
+            str(t.game_id) for t in tables
+        )
+        for store in services.app.stores:
+            position = services.tlog.store.max_tracking_id(store.name)
+            assert position == (store.recorder.max_notification_id() or None)
+    finally:
+        services.close()
