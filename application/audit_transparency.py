@@ -165,7 +165,8 @@ def _belongs(record: dict[str, Any], checkpoint: dict[str, Any]) -> None:
     version = checkpoint["version"]
     if version > len(events):
         raise DocumentError(
-            f"transparency.checkpoint.version is {version}, the record ends at event {len(events)}"
+            f"transparency.checkpoint.version is {version}, the record ends at event "
+            f"{len(events)}: the service logged another history of this game"
         )
     at = events[version - 1]
     if checkpoint["chain_head"] != at["hash"]:
