@@ -8,6 +8,7 @@ key, a checkpoint left out of the log, a tampered proof and a rewritten log."""
 from __future__ import annotations
 
 import copy
+import json
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -22,7 +23,7 @@ from application.signing import Keyring, PublicKey, b64url
 from application.transparency_format import checkpoint_bytes
 from application.verification import VerificationReport, verify_record
 from infrastructure.config import Settings
-from infrastructure.container import build_services
+from infrastructure.container import Services, build_services
 from tests.helpers import Table, start_game
 from tests.transparency import Log, checkpoint_of, logged, sign
 
@@ -97,6 +98,16 @@ def test_a_logged_record_verifies_with_the_pinned_key(record: dict[str, Any]) ->
         f"the tree of size 6 (root {found['root_hash']}); signed by pinned key "
         f"{SERVICE.key_id}."
     )
+
+
+def test_records_of_every_store_verify_with_their_checkpoint(services: Services) -> None:
+    """Exported from memory, SQLite and PostgreSQL, written as JSON and read back."""
+    table = start_game(services.app, 2, seed="stores")
+    table.play_out()
+    log = Log(SERVICE)
+    record = json.loads(json.dumps(logged(export_record(services.app, table.game_id), log)))
+    report = verify_record(record, pinned_keys=pins(SERVICE), tree_head=log.head())
+    assert report.ok, report.discrepancy
 
 
 def test_without_pins_the_key_is_reported_unpinned(record: dict[str, Any]) -> None:
