@@ -1,6 +1,6 @@
-"""The byte forms the transparency log signs and hashes (issue 14; docs/audit.md,
-"Transparency log: checkpoints and tree heads"), shared by the service that makes them and
-the verifier that checks them:
+"""The byte forms the transparency log signs and hashes (issue 14; docs/audit.md, "Verifying
+a record's checkpoint", "The documents"), shared by the service that makes them and the
+verifier that checks them:
 
 * everything signed or hashed is :func:`canonical_json` of a JSON value — the hash chain's
   form (:mod:`domain.chain`): keys sorted, no spaces, non-ASCII escaped, ASCII bytes;
