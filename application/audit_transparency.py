@@ -138,7 +138,8 @@ def _check(
             f"{head.size} (the checkpoint, its place, the proof or the tree head was changed)"
         )
     if given is not None:
-        checked = _against_given(head, given, keys, carried, record["game"]["id"]) and checked
+        place = (record["game"]["id"], index)
+        checked = _against_given(head, given, keys, carried, place) and checked
     return TransparencyReport(
         checked=checked,
         key_id=checkpoint["key_id"],
@@ -223,10 +224,12 @@ def _signed_checkpoint(
 
 
 def _against_given(
-    head: TreeHead, given: Any, keys: KeyPolicy, carried: PublicKey, game_id: str
+    head: TreeHead, given: Any, keys: KeyPolicy, carried: PublicKey, place: tuple[str, int]
 ) -> bool:
-    """Rule 6: the record's tree head against the one the user kept; whether the given
-    head's signature was checked."""
+    """Rule 6: the record's tree head against the one the user kept (``place``: the game id
+    and the checkpoint's leaf index, for the advice); whether the given head's signature was
+    checked."""
+    game_id, index = place
     kept = documents.tree_head(given, "the tree head given")
     key = carried if carried.key_id == kept.key_id else None
     checked = keys.check(
@@ -239,6 +242,13 @@ def _against_given(
                 f"{head.size}, with roots {kept.root_hash} and {head.root_hash}"
             )
         return checked
+    if kept.size <= index:
+        raise DocumentError(
+            f"the record's inclusion proof is for tree size {head.size}, the tree head given is "
+            f"of size {kept.size}, older than the checkpoint (entry {index}): keep a newer tree "
+            "head, check that the one given is a prefix of it (gameledger verify-log OLD NEW), "
+            "and verify the record against the newer one"
+        )
     raise DocumentError(
         f"the record's inclusion proof is for tree size {head.size}, the tree head given is of "
         f"size {kept.size}: export the record again with --tree-size {kept.size} (or GET "

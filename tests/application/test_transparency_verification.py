@@ -431,6 +431,13 @@ def test_a_tree_head_of_another_size_gives_advice(record: dict[str, Any], log: L
     )
     record["transparency"] = log.transparency(3)
     assert verify_record(record, tree_head=log.head()).ok
+    message = refused(verify_record(record, tree_head=log.head(3)))
+    assert message == (
+        "the record's inclusion proof is for tree size 10, the tree head given is of size 3, "
+        "older than the checkpoint (entry 3): keep a newer tree head, check that the one given "
+        "is a prefix of it (gameledger verify-log OLD NEW), and verify the record against the "
+        "newer one"
+    )
 
 
 def test_a_rewritten_log_is_caught_by_the_tree_head_given(record: dict[str, Any], log: Log) -> None:
