@@ -4,27 +4,18 @@ someone kept. Both heads' signatures by the key policy (:mod:`application.audit_
 no pinned key they are not checked, and the report says so), OLD no larger than NEW, and the
 RFC 9162 consistency proof between them (``domain.merkle.verify_consistency``): the tree of
 OLD's size must be a prefix of the tree of NEW's — else the log was rewritten. Pure: the proof
-comes from a saved answer, the service or the store, fetched by the caller."""
+(a ``GET /log/proofs/consistency`` answer) comes from a saved file, the service or the store,
+fetched by the caller (api/cli_verify.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from application.audit_documents import ConsistencyAnswer, DocumentError, TreeHead
 from application.audit_keys import KeyPolicy, SignatureRefused
 from application.transparency_format import tree_head_bytes
 from domain.merkle import verify_consistency
-
-
-class ConsistencyProofs(Protocol):
-    """Where a consistency proof comes from when neither a saved answer nor a server is
-    given: the log of the configured store."""
-
-    def consistency_proof(self, first: int, second: int) -> Sequence[bytes]:
-        """RFC 9162 PROOF(first, D[second]) of the log (``domain.merkle.consistency_proof``)."""
-        ...
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,10 @@ record's checkpoint"), after the record itself has verified. The rules, in order
 1. no ``transparency`` (null or absent): fine without pinned keys (reported as no
    checkpoint); with pinned keys, or a tree head to check against, refused;
 2. the checkpoint belongs to the record: same game id, a version the record has, that
-   event's hash as ``chain_head``; a record whose game is over carries the ``ended: true``
-   checkpoint of the event that ended it (only a ``RematchCreated``, which follows the end,
-   may come after it), and one whose game is not over an ``ended: false`` one;
+   event's hash as ``chain_head``; a record whose game is over carries an ``ended: true``
+   checkpoint of the event that ended it or of one after it (only ``RematchCreated`` follows
+   the end, and gets a checkpoint of its own), and one whose game is not over an
+   ``ended: false`` one;
 3. the checkpoint's signature verifies under ``public_key``, ``key_id`` is that key's id, and
    with pinned keys it is a pinned key (:mod:`application.audit_keys`);
 4. the tree head's signature, by the same key policy;
@@ -182,12 +183,12 @@ def _belongs(record: dict[str, Any], checkpoint: dict[str, Any]) -> None:
             f"transparency.checkpoint.ended is true at event {version}, but the record's game "
             "is not over"
         )
-    if end is not None and not (checkpoint["ended"] and version == end):
+    if end is not None and not (checkpoint["ended"] and version >= end):
         raise DocumentError(
             f"transparency.checkpoint is of event {version} (ended: "
             f"{str(checkpoint['ended']).lower()}), but the record's game ended at event {end} "
-            f"({events[end - 1]['type']}): a finished record carries the ended: true "
-            "checkpoint of its end"
+            f"({events[end - 1]['type']}): a finished record carries an ended: true "
+            "checkpoint of its end or after it"
         )
 
 

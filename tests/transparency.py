@@ -35,10 +35,14 @@ def end_of(record: dict[str, Any]) -> int | None:
 
 
 def checkpoint_of(
-    record: dict[str, Any], keyring: Keyring, version: int | None = None
+    record: dict[str, Any],
+    keyring: Keyring,
+    version: int | None = None,
+    ended: bool | None = None,
 ) -> dict[str, Any]:
     """The checkpoint the service makes of a record's game at ``version`` (default: its end,
-    or its last event while it runs), signed by ``keyring``'s current key."""
+    or its last event while it runs; ``ended`` by default: at its end), signed by ``keyring``'s
+    current key."""
     end = end_of(record)
     at = version or end or len(record["events"])
     return {
@@ -46,7 +50,7 @@ def checkpoint_of(
         "game": record["game"]["id"],
         "version": at,
         "chain_head": record["events"][at - 1]["hash"],
-        "ended": at == end,
+        "ended": at == end if ended is None else ended,
         "at": AT,
         "key_id": keyring.key_id,
     }

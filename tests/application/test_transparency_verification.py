@@ -162,13 +162,18 @@ def test_a_finished_games_checkpoint_is_of_its_end(app: GameLedger, log: Log) ->
     index = log.append(checkpoint_of(ended, SERVICE))
     report = verify_record({**rematched, "transparency": log.transparency(index)})
     assert report.ok, report.discrepancy  # RematchCreated follows the end
+    last = len(rematched["events"])
+    again = log.append(checkpoint_of(rematched, SERVICE, version=last, ended=True))
+    report = verify_record({**rematched, "transparency": log.transparency(again)})
+    assert report.ok, report.discrepancy  # the service checkpoints RematchCreated too
+    assert report.transparency is not None and report.transparency.version == last
 
     running = log.append(checkpoint_of(ended, SERVICE, version=len(ended["events"]) - 3))
     message = refused(verify_record({**ended, "transparency": log.transparency(running)}))
     assert message == (
         f"transparency.checkpoint is of event {len(ended['events']) - 3} (ended: false), but "
         f"the record's game ended at event {len(ended['events'])} (GameEnded): a finished "
-        "record carries the ended: true checkpoint of its end"
+        "record carries an ended: true checkpoint of its end or after it"
     )
 
 
