@@ -246,6 +246,16 @@ def test_verify_log_refuses_a_head_signed_by_another_key(
     assert "NEW (the tree head of size 12): the signature does not verify" in done.stdout
 
 
+def test_verify_log_refuses_heads_in_the_wrong_order(heads: tuple[str, str]) -> None:
+    """Refused before any proof is looked for (the store has none to give)."""
+    done = gameledger("verify-log", heads[1], heads[0])
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.strip() == (
+        "INVALID: OLD is of size 12, larger than NEW (size 5): a log only grows (or the two were "
+        "given in the wrong order)"
+    )
+
+
 def test_verify_log_unreadable_inputs(service: Service, heads: tuple[str, str]) -> None:
     proof = service.file("proof.json", service.log.consistency(5, 12))
     (service.folder / "text.json").write_text("not json")
