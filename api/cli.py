@@ -51,7 +51,7 @@ from infrastructure.storage import Storage
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
     parser = _parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(cli_verify.keys_joined(sys.argv[1:] if argv is None else argv))
     try:
         result: int = args.handler(args)
     except ConfigurationError as error:

@@ -20,7 +20,7 @@ import sys
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -83,6 +83,17 @@ def _key_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--keys", metavar="FILE", help="pin the keys of a saved GET /api/v1/keys answer"
     )
+
+
+def keys_joined(argv: Sequence[str]) -> list[str]:
+    """``--key VALUE`` written ``--key=VALUE``: a base64url key may begin with ``-``, which
+    argparse would otherwise take for an option."""
+    joined: list[str] = []
+    items = iter(argv)
+    for item in items:
+        following = next(items, None) if item == "--key" else None
+        joined.append(item if following is None else f"--key={following}")
+    return joined
 
 
 def _key(text: str) -> PublicKey:

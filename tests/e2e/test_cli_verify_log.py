@@ -106,6 +106,7 @@ def test_verify_with_the_services_keys(service: Service, record_file: str) -> No
 
     public = b64url(service.log.keyring.current.public_raw)
     assert gameledger("verify", record_file, "--key", public).returncode == 0
+    assert gameledger("verify", record_file, f"--key={public}").returncode == 0
 
     unpinned = gameledger("verify", record_file, "--json")
     assert unpinned.returncode == 0
@@ -114,6 +115,21 @@ def test_verify_with_the_services_keys(service: Service, record_file: str) -> No
     assert report["transparency"]["key_id"] == key_id and report["transparency"]["checked"]
     plain = gameledger("verify", "-", stdin=Path(record_file).read_text())
     assert "unpinned: the key came from the record itself" in plain.stdout
+
+
+def test_a_key_may_begin_with_a_dash(service: Service) -> None:
+    """Base64url has ``-`` in its alphabet: one key in 64 begins with it."""
+    keyring = next(
+        k for k in iter(Keyring.generate, None) if b64url(k.current.public_raw)[0] == "-"
+    )
+    public = b64url(keyring.current.public_raw)
+    log = Log(keyring)
+    path = service.file("dash.json", logged(service.exported, log))
+    done = gameledger("verify", path, "--key", public, "--key", public[:-1])
+    assert done.returncode == 2 and "argument --key: the key is not" in done.stderr
+    done = gameledger("verify", path, "--json", "--key", public)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["transparency"]["pinned"] is True
 
 
 def test_a_record_without_checkpoint(service: Service) -> None:
