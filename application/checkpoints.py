@@ -27,6 +27,7 @@ import base64
 import binascii
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Protocol, TypedDict
 
@@ -154,9 +155,19 @@ def sign_tree_head(keyring: Keyring, size: int, root: bytes, at: str | None = No
     return {**signed, "signature": b64url(signature)}  # type: ignore[typeddict-item]
 
 
-def tree_head_bytes(head: TreeHead) -> bytes:
-    """The canonical bytes a tree head's signature covers: its five fields."""
-    return canonical_json({k: v for k, v in head.items() if k != "signature"})
+TREE_HEAD_SIGNED: Final = ("format", "size", "root_hash", "at", "key_id")
+"""The fields of a tree head that its ``signature`` covers."""
+
+
+def checkpoint_bytes(checkpoint: Mapping[str, Any]) -> bytes:
+    """A checkpoint's leaf in the log, which is also what its signature covers."""
+    return canonical_json(dict(checkpoint))
+
+
+def tree_head_bytes(head: Mapping[str, Any]) -> bytes:
+    """The canonical bytes a tree head's signature covers: its five signed fields
+    (:data:`TREE_HEAD_SIGNED`; ``signature`` and anything else left out)."""
+    return canonical_json({name: head[name] for name in TREE_HEAD_SIGNED})
 
 
 def is_checkpoint(value: Any) -> bool:
