@@ -7,6 +7,7 @@ service's log storage."""
 from __future__ import annotations
 
 import hashlib
+import random
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,8 +19,12 @@ from application.checkpoints import (
     checkpoint_bytes,
     tree_head_bytes,
 )
+from application.records import export_record
 from application.signing import Keyring, b64url
 from domain.merkle import MemoryTree, consistency_proof, inclusion_proof
+from infrastructure.config import Settings
+from infrastructure.container import build_services
+from tests.helpers import Table
 
 AT = "2026-11-22T12:00:00Z"
 
@@ -139,3 +144,20 @@ def logged(record: dict[str, Any], log: Log, before: int = 3, after: int = 2) ->
     index = log.append(checkpoint_of(record, log.keyring))
     log.fill(after)
     return {**record, "transparency": log.transparency(index)}
+
+
+def forge(real: dict[str, Any], bot_seed: int = 1234) -> dict[str, Any]:
+    """Issue 14's forgery: another legal game played by random bots from the real game's
+    revealed seed, under its id, with its kind, options and players' names, exported from a
+    store of the forger's own — what anyone can make once a game has ended."""
+    forged_in = build_services(Settings(store="memory", embedded_projections=False))
+    try:
+        app, game = forged_in.app, real["game"]
+        game_id = uuid.UUID(game["id"])
+        app.create_game(game["kind"], game["players"], game["options"], seed=real["seed"],
+                        game_id=game_id)  # fmt: skip
+        tokens = [app.join(game_id, seat["name"], seat["seat"]).token for seat in real["seats"]]
+        Table(app, game_id, tokens, bot=random.Random(bot_seed)).play_out()
+        return export_record(app, game_id)
+    finally:
+        forged_in.close()

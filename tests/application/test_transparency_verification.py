@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import copy
 import json
-import random
 from collections.abc import Iterator
 from typing import Any
-from uuid import UUID
 
 import pytest
 
@@ -24,8 +22,8 @@ from application.signing import Keyring, PublicKey, b64url
 from application.verification import VerificationReport, verify_record
 from infrastructure.config import Settings
 from infrastructure.container import Services, build_services
-from tests.helpers import Table, start_game
-from tests.transparency import Log, checkpoint_of, logged, sign
+from tests.helpers import start_game
+from tests.transparency import Log, checkpoint_of, forge, logged, sign
 
 SERVICE = Keyring.generate()
 """The service's key (the one users pin)."""
@@ -217,21 +215,10 @@ def test_after_a_rotation_the_tree_head_is_signed_by_the_new_key(
 # The forgery of the issue
 
 
-def forge(app: GameLedger, real: dict[str, Any]) -> dict[str, Any]:
-    """Another legal game from the real game's revealed seed, under its id with its players:
-    what anyone can make once a game has ended."""
-    forged_in = build_services(Settings(store="memory", embedded_projections=False)).app
-    game_id = UUID(real["game"]["id"])
-    forged_in.create_game("azul", 3, seed=real["seed"], game_id=game_id)
-    tokens = [forged_in.join(game_id, seat["name"], seat["seat"]).token for seat in real["seats"]]
-    Table(forged_in, game_id, tokens, bot=random.Random(1234)).play_out()
-    return export_record(forged_in, game_id)
-
-
 def test_the_forgery_verifies_alone_and_is_rejected_by_the_checkpoint(
     app: GameLedger, record: dict[str, Any], log: Log
 ) -> None:
-    forged = forge(app, record)
+    forged = forge(record)
     assert (forged["game"]["id"], forged["seed"]) == (record["game"]["id"], record["seed"])
     assert forged["seed_sha256"] == record["seed_sha256"] and forged["seats"] == record["seats"]
     assert forged["moves"] != record["moves"] and forged["chain_head"] != record["chain_head"]
@@ -274,7 +261,7 @@ def test_the_forgers_log_is_not_the_one_a_player_kept(
 ) -> None:
     """Even signed by the service's key (stolen), a log that holds the forgery instead of
     the real game is not the one whose head a player kept."""
-    forged = forge(app, record)
+    forged = forge(record)
     kept = log.head()
     rewritten = Log(SERVICE)
     signed = logged(forged, rewritten)

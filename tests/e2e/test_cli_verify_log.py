@@ -10,28 +10,22 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import subprocess
-import threading
-from collections.abc import Iterator
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 from uuid import UUID
 
 import pytest
 
-from application.records import export_record
 from application.signing import Keyring, b64url
 from infrastructure.config import Settings
 from infrastructure.container import build_services
 from infrastructure.signing_keys import KeyService, SigningSettings
 from tests.application.test_verification import finished
+from tests.e2e.outside import environment, serving
 from tests.e2e.test_cli import BIN
-from tests.helpers import Table
-from tests.transparency import Log, logged
+from tests.transparency import Log, forge, logged
 
 
 def gameledger(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -45,6 +39,10 @@ def gameledger(*args: str, stdin: str | None = None) -> subprocess.CompletedProc
         timeout=120,
         check=False,
     )
+
+
+def read(path: str) -> Any:
+    return json.loads(Path(path).read_text(encoding="utf-8"))
 
 
 def write(path: Path, value: Any) -> str:
@@ -150,14 +148,7 @@ def test_the_forgery_from_outside(service: Service, record_file: str) -> None:
     """Issue 14's forgery: the seed of the finished game is public; another legal game from
     it under the same id verifies on its own, and is rejected by the checkpoint."""
     real = json.loads(Path(record_file).read_text())
-    elsewhere = build_services(Settings(store="memory", embedded_projections=False))
-    elsewhere.app.create_game("azul", 3, seed=real["seed"], game_id=service.game_id)
-    tokens = [
-        elsewhere.app.join(service.game_id, s["name"], s["seat"]).token for s in real["seats"]
-    ]
-    Table(elsewhere.app, service.game_id, tokens, bot=random.Random(99)).play_out()
-    forged = export_record(elsewhere.app, service.game_id)
-    elsewhere.close()
+    forged = forge(real, bot_seed=99)
     assert forged["outcome"] != real["outcome"] or forged["moves"] != real["moves"]
 
     alone = gameledger("verify", service.file("forged.json", forged))
@@ -292,58 +283,25 @@ def test_verify_log_unreadable_inputs(service: Service, heads: tuple[str, str]) 
         assert message in done.stderr, done.stderr
 
 
-class _Proofs(BaseHTTPRequestHandler):
-    """``GET /api/v1/log/proofs/consistency`` of a test log, as the service answers it."""
-
-    log: Log
-
-    def do_GET(self) -> None:
-        url = urlsplit(self.path)
-        query = {k: int(v[0]) for k, v in parse_qs(url.query).items()}
-        size = len(self.log.tree)
-        if url.path != "/api/v1/log/proofs/consistency" or query.get("second", 0) > size:
-            problem = {
-                "type": "about:blank",
-                "title": "Not Found",
-                "status": 404,
-                "code": "tree-head-not-found",
-                "detail": "No signed tree head of that size.",
-            }
-            self._answer(404, problem, "application/problem+json")
-            return
-        self._answer(200, self.log.consistency(query["first"], query["second"]), "application/json")
-
-    def _answer(self, status: int, body: Any, kind: str) -> None:
-        data = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *_: Any) -> None:
-        """Quiet."""
-
-
-@pytest.fixture
-def server(service: Service) -> Iterator[str]:
-    """A local server answering consistency proofs of the service's log (the service's own
-    log API is issue 14 part 3, served elsewhere; this answers in its format)."""
-    handler = type("Proofs", (_Proofs,), {"log": service.log})
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
-
-
-def test_verify_log_asks_a_server(service: Service, heads: tuple[str, str], server: str) -> None:
-    done = gameledger("verify-log", *heads, "--server", server, "--keys", service.keys_file)
+def test_verify_log_asks_a_server(tmp_path: Path) -> None:
+    """``--server``: the real service (gunicorn, on SQLite) answers the consistency proof
+    between two of its heads a user kept; a size it has no head of is its 404 problem."""
+    env = environment("sqlite", tmp_path, None)
+    with serving(env, tmp_path) as service:
+        keys = service.fetch("keys.json", "/keys")
+        service.ended_entry(service.resigned_game())
+        old = service.fetch("old.json", "/log/tree-head")
+        service.ended_entry(service.resigned_game())
+        new = service.fetch("new.json", "/log/tree-head")
+        bigger = service.save("bigger.json", {**read(new), "size": 20})
+        done, missing = service.gameledger_all(
+            ("verify-log", old, new, "--server", service.url, "--keys", keys),
+            ("verify-log", old, bigger, "--server", service.url),
+        )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.startswith("OK: the tree of size 5")
-    service.log.fill(1)
-    bigger = service.file("bigger.json", {**json.loads(Path(heads[1]).read_text()), "size": 20})
-    missing = gameledger("verify-log", heads[0], bigger, "--server", server)
+    assert done.stdout.startswith("OK: the tree of size 1 (root ")
+    assert "is a prefix of the tree of size 2 (root " in done.stdout
     assert missing.returncode == 2
-    assert "answered 404: tree-head-not-found: No signed tree head of that size." in missing.stderr
+    assert "answered 404: tree-head-not-found: The log has no signed tree head of size 20" in (
+        missing.stderr
+    )
