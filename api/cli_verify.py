@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 from application import audit_documents as documents
 from application.audit_documents import ConsistencyAnswer, DocumentError, TreeHead
 from application.audit_keys import KeyPolicy
-from application.audit_log import verify_log
+from application.audit_log import head_missing, verify_log
 from application.errors import NotFound
 from application.signing import PublicKey
 from application.transparency import LogRequestRefused, consistency
@@ -40,6 +40,9 @@ DEPTH = 64
 """How deeply an input file may nest (records nest about ten levels)."""
 
 T = TypeVar("T")
+
+HEAD_NOT_FOUND = "tree-head-not-found"
+"""The service's problem code for a size it has no signed tree head of (docs/api.md)."""
 
 SERVER_TIMEOUT = 30.0
 """Seconds ``--server`` waits for the service's answer."""
@@ -167,10 +170,17 @@ def _verify_log(args: argparse.Namespace) -> int:
         answer = ConsistencyAnswer(old.size, new.size, (), None, None)
     elif args.proof is not None:
         answer = _document(documents.consistency_answer, args.proof, "a consistency proof")
-    elif args.server is not None:
-        answer = _from_server(args.server, old, new)
     else:
-        answer = _from_store(old.size, new.size)
+        try:
+            answer = (
+                _from_server(args.server, old, new)
+                if args.server is not None
+                else _from_store(old.size, new.size)
+            )
+        except _NoHead as missing:
+            report = head_missing(old, new, keys, missing.size)
+            print(json.dumps(report.to_json()) if args.json else report.summary)
+            return 1
     try:
         report = verify_log(old, new, keys, answer)
     except DocumentError as error:
@@ -179,24 +189,63 @@ def _verify_log(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+class _NoHead(Exception):
+    """The service named with ``--server`` has no signed tree head of ``size`` (OLD's or
+    NEW's). (A configured store without it is only an unusable input, exit 2: it need not be
+    the store of the service whose heads were kept.)"""
+
+    def __init__(self, size: int) -> None:
+        super().__init__(size)
+        self.size = size
+
+
 def _from_server(url: str, old: TreeHead, new: TreeHead) -> ConsistencyAnswer:
-    """``GET URL/api/v1/log/proofs/consistency?first=M&second=N`` (docs/api.md)."""
+    """``GET URL/api/v1/log/proofs/consistency?first=M&second=N`` (docs/api.md); a 404
+    ``tree-head-not-found`` for the size of OLD or NEW is :class:`_NoHead` (the service keeps
+    every head it signed: one it lacks is a finding, not an unusable input)."""
     if urllib.parse.urlsplit(url).scheme not in ("http", "https"):
         raise Failed(f"--server must be an http:// or https:// URL, not {url!r}")
     query = urllib.parse.urlencode({"first": old.size, "second": new.size})
     address = f"{url.rstrip('/')}/api/v1/log/proofs/consistency?{query}"
-    request = urllib.request.Request(address, headers={"Accept": "application/json"})
     try:
-        with urllib.request.urlopen(request, timeout=SERVER_TIMEOUT) as answer:
-            body = answer.read().decode("utf-8")
+        body = _get(address)
     except urllib.error.HTTPError as error:
-        raise Failed(f"{address} answered {error.code}: {_problem(error)}") from None
+        problem = _problem(error)
+        if error.code == 404 and problem.startswith(f"{HEAD_NOT_FOUND}:"):
+            for size in (old.size, new.size):
+                if not _has_head(url, size):
+                    raise _NoHead(size) from None
+        raise Failed(f"{address} answered {error.code}: {problem}") from None
     except (urllib.error.URLError, OSError, UnicodeDecodeError) as error:
         raise Failed(f"cannot get a consistency proof from {address}: {error}") from None
     try:
         return documents.consistency_answer(strict_loads(body, max_depth=DEPTH), "the answer")
     except (JsonRefused, DocumentError) as error:
         raise Failed(f"{address} did not answer a consistency proof: {error}") from None
+
+
+def _get(address: str) -> str:
+    """The body of a ``GET`` answered 2xx (``HTTPError`` otherwise)."""
+    request = urllib.request.Request(address, headers={"Accept": "application/json"})
+    with urllib.request.urlopen(request, timeout=SERVER_TIMEOUT) as answer:
+        body: str = answer.read().decode("utf-8")
+    return body
+
+
+def _has_head(url: str, size: int) -> bool:
+    """Whether the service answers its signed tree head of ``size`` (not a 404
+    ``tree-head-not-found``; anything else is :class:`Failed`)."""
+    address = f"{url.rstrip('/')}/api/v1/log/tree-heads/{size}"
+    try:
+        _get(address)
+    except urllib.error.HTTPError as error:
+        problem = _problem(error)
+        if error.code == 404 and problem.startswith(f"{HEAD_NOT_FOUND}:"):
+            return False
+        raise Failed(f"{address} answered {error.code}: {problem}") from None
+    except (urllib.error.URLError, OSError, UnicodeDecodeError) as error:
+        raise Failed(f"cannot get a tree head from {address}: {error}") from None
+    return True
 
 
 def _problem(error: urllib.error.HTTPError) -> str:

@@ -48,6 +48,37 @@ def check_signatures(old: TreeHead, new: TreeHead, keys: KeyPolicy) -> bool:
     return checked
 
 
+def head_missing(old: TreeHead, new: TreeHead, keys: KeyPolicy, size: int) -> LogReport:
+    """The verdict when the service (or the store) has no signed tree head of ``size``, the
+    size of OLD or NEW: every head it ever signed is kept (docs/audit.md, "The transparency
+    log"), so one it lacks of a size someone holds a head of was dropped, or the log was made
+    again past that size — either way it cannot show that its log still holds that tree
+    (docs/audit.md, "Checking that the log only grew")."""
+
+    def report(summary: str, checked: bool = False) -> LogReport:
+        return LogReport(
+            False, summary, old.size, new.size, old.root_hash, new.root_hash, keys.is_pinned,
+            checked,
+        )  # fmt: skip
+
+    try:
+        checked = check_signatures(old, new, keys)
+    except SignatureRefused as refused:
+        return report(f"INVALID: {refused}")
+    name, kept = ("OLD", old) if old.size == size else ("NEW", new)
+    signed = (
+        f", signed by pinned key {kept.key_id} at {kept.at}"
+        if checked
+        else " (signatures not checked against a pinned key)"
+    )
+    return report(
+        f"INVALID: the log was rewritten: the service has no signed tree head of size {size}, "
+        f"yet {name} (kept) is a tree head of that size{signed}: the service cannot show that "
+        "its log still holds that tree",
+        checked,
+    )
+
+
 def verify_log(
     old: TreeHead, new: TreeHead, keys: KeyPolicy, answer: ConsistencyAnswer
 ) -> LogReport:

@@ -197,8 +197,8 @@ def verify_consistency(
         return False
     if not all(_is_hash(p) for p in proof):
         return False
-    if old_size == 0:
-        return not proof and (new_size > 0 or old_root == new_root)
+    if old_size == 0:  # the empty tree, whose head is the hash of nothing, begins every tree
+        return not proof and old_root == EMPTY_ROOT and (new_size > 0 or new_root == EMPTY_ROOT)
     if old_size == new_size:
         return not proof and old_root == new_root
     if not proof:

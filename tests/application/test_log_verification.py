@@ -12,9 +12,10 @@ import pytest
 from application import audit_documents as documents
 from application.audit_documents import ConsistencyAnswer, DocumentError
 from application.audit_keys import KeyPolicy
-from application.audit_log import LogReport, verify_log
+from application.audit_log import LogReport, head_missing, verify_log
+from application.checkpoints import tree_head_bytes
 from application.signing import Keyring
-from tests.transparency import Log
+from tests.transparency import Log, sign
 
 SERVICE = Keyring.generate()
 OTHER = Keyring.generate()
@@ -127,6 +128,39 @@ def test_signatures_by_the_key_policy(log: Log) -> None:
     bare = {**log.consistency(4, 13), "first_head": None}
     report = check(forged, log.head(13), bare, KeyPolicy())
     assert report.summary.startswith("INVALID: the log was rewritten: the tree of size 4")
+
+
+def test_an_empty_head_with_another_root(log: Log) -> None:
+    """A signed "size 0" head whose root is not the hash of nothing names no tree: it is not
+    the prefix of every log, however it was signed."""
+    empty = {**log.head(0), "root_hash": log.head(1)["root_hash"]}
+    empty["signature"] = sign(SERVICE, tree_head_bytes(empty))
+    report = check(empty, log.head(13), {**log.consistency(0, 13), "first_head": None})
+    assert report.summary.startswith(
+        "INVALID: the log was rewritten: the tree of size 0 is not a prefix of the tree of size 13"
+    )
+
+
+def test_a_service_without_the_head_kept(log: Log) -> None:
+    """``verify-log --server`` when the service has no signed head of a kept head's size."""
+    old, new = documents.tree_head(log.head(4), "OLD"), documents.tree_head(log.head(13), "NEW")
+    report = head_missing(old, new, PINNED, 4)
+    assert not report.ok and report.signatures_checked
+    assert report.summary == (
+        "INVALID: the log was rewritten: the service has no signed tree head of size 4, yet OLD "
+        f"(kept) is a tree head of that size, signed by pinned key {SERVICE.key_id} at "
+        f"{old.at}: the service cannot show that its log still holds that tree"
+    )
+    assert head_missing(old, new, KeyPolicy(), 13).summary == (
+        "INVALID: the log was rewritten: the service has no signed tree head of size 13, yet NEW "
+        "(kept) is a tree head of that size (signatures not checked against a pinned key): the "
+        "service cannot show that its log still holds that tree"
+    )
+    stranger = documents.tree_head(Log(OTHER).head(0), "OLD")
+    assert head_missing(stranger, new, PINNED, 0).summary == (
+        f"INVALID: OLD (the tree head of size 0) is signed by key {OTHER.key_id}, which is not a "
+        f"pinned key (pinned: {SERVICE.key_id})"
+    )
 
 
 def test_a_proof_for_other_sizes_is_refused(log: Log) -> None:

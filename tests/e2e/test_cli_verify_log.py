@@ -22,8 +22,9 @@ from application.signing import Keyring, b64url
 from infrastructure.config import Settings
 from infrastructure.container import build_services
 from infrastructure.signing_keys import KeyService, SigningSettings
+from infrastructure.tlog_tables import HEADS
 from tests.application.test_verification import finished
-from tests.e2e.outside import environment, serving
+from tests.e2e.outside import environment, on_the_log, serving
 from tests.e2e.test_cli import BIN
 from tests.transparency import Log, forge, logged
 
@@ -301,7 +302,30 @@ def test_verify_log_asks_a_server(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.startswith("OK: the tree of size 1 (root ")
     assert "is a prefix of the tree of size 2 (root " in done.stdout
-    assert missing.returncode == 2
-    assert "answered 404: tree-head-not-found: The log has no signed tree head of size 20" in (
-        missing.stderr
+    assert missing.returncode == 1, missing.stdout + missing.stderr
+    assert missing.stdout.startswith(
+        "INVALID: the log was rewritten: the service has no signed tree head of size 20, yet "
+        "NEW (kept) is a tree head of that size (signatures not checked against a pinned key)"
+    )
+
+
+def test_verify_log_when_the_server_lost_a_head_you_kept(tmp_path: Path) -> None:
+    """A service that no longer has the signed head of a size someone kept (the operator
+    dropped it, or rewrote the log past it without a head there) cannot show that its log
+    still holds that tree: refused (exit 1), not taken for an unreadable input."""
+    env = environment("sqlite", tmp_path, None)
+    with serving(env, tmp_path) as service:
+        keys = service.fetch("keys.json", "/keys")
+        service.ended_entry(service.resigned_game())
+        old = service.fetch("old.json", "/log/tree-head")
+        service.ended_entry(service.resigned_game())
+        new = service.fetch("new.json", "/log/tree-head")
+        on_the_log(env, [f"DELETE FROM {HEADS} WHERE size = 1"])
+        done = service.gameledger("verify-log", old, new, "--server", service.url, "--keys", keys)
+    assert done.returncode == 1, done.stdout + done.stderr
+    key_id = read(old)["key_id"]
+    assert done.stdout.strip() == (
+        "INVALID: the log was rewritten: the service has no signed tree head of size 1, yet "
+        f"OLD (kept) is a tree head of that size, signed by pinned key {key_id} at "
+        f"{read(old)['at']}: the service cannot show that its log still holds that tree"
     )

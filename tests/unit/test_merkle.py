@@ -247,6 +247,15 @@ def test_every_consistency_proof_of_the_reference_tree_verifies() -> None:
                 assert not verify_consistency(old, new, ROOTS[old], ROOTS[new - 1], proof)
 
 
+def test_the_empty_tree_has_one_head() -> None:
+    """A tree of size 0 has the hash of nothing as its head: a "size 0" head with another
+    hash is no tree at all, and is the prefix of nothing (nor the extension of anything)."""
+    other = ROOTS[1]
+    assert not verify_consistency(0, 5, other, ROOTS[5], [])
+    assert not verify_consistency(0, 0, other, other, [])
+    assert not verify_consistency(0, 0, EMPTY_ROOT, other, [])
+
+
 def test_edge_cases_are_refused_not_raised() -> None:
     root = ROOTS[8]
     assert not verify_inclusion(NODE_HASHES[0][0], 0, 0, [], root)
