@@ -192,7 +192,8 @@ def verify_consistency(
     """RFC 9162 §2.1.4.2: whether ``proof`` shows the tree of ``old_size`` leaves with head
     ``old_root`` is a prefix of the tree of ``new_size`` leaves with head ``new_root`` — that
     the log only appended since. Equal sizes need an empty proof and equal heads; every tree
-    extends the empty tree (empty proof). Never raises."""
+    extends the empty tree (empty proof), whose head is the hash of nothing: a "size 0" head
+    with another hash is no tree, and the prefix of none. Never raises."""
     if not (0 <= old_size <= new_size and _is_hash(old_root) and _is_hash(new_root)):
         return False
     if not all(_is_hash(p) for p in proof):
