@@ -39,7 +39,7 @@ from api import cli_keys, cli_verify
 from application import lobby
 from application.records import export_record, import_record
 from application.simulation import simulate
-from application.transparency import transparency_of
+from application.transparency import game_name, transparency_of
 from application.verification import replay_record
 from domain.jsonvalue import JsonRefused, strict_loads
 from domain.protocol import GameError
@@ -284,7 +284,7 @@ def _export(args: argparse.Namespace) -> int:
         record["transparency"], _ = transparency_of(
             services.tlog.store,
             services.keys,
-            str(args.game_id),
+            game_name(services.app, args.game_id),
             len(record["events"]),
             args.tree_size,
         )

@@ -16,6 +16,9 @@ KEY_ID = validate.Regexp(r"^[0-9a-f]{16}$")
 AT = validate.Regexp(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
 SIGNATURE = validate.Regexp(r"^[A-Za-z0-9_-]{86}$")
 COUNT = validate.Range(min=0)
+GAME_NAME = validate.Regexp(
+    r"^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|sha256:[0-9a-f]{64})$"
+)
 
 
 class Closed(Schema):
@@ -33,7 +36,14 @@ class CheckpointSchema(Closed):
     """A signed checkpoint: one entry of the log (its canonical JSON is the leaf)."""
 
     format = fields.String(required=True, validate=validate.OneOf([CHECKPOINT_FORMAT]))
-    game = fields.String(required=True, metadata={"description": "The game's id"})
+    game = fields.String(
+        required=True,
+        validate=GAME_NAME,
+        metadata={
+            "description": "The game's id; a private game's is 'sha256:' and the SHA-256 (hex) "
+            "of its id (docs/audit.md, 'Signed checkpoints')"
+        },
+    )
     version = fields.Integer(
         required=True, validate=validate.Range(min=1), metadata={"description": "Its version"}
     )

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final
 
-from application.checkpoints import CHECKPOINT_FORMAT, TREE_HEAD_FORMAT
+from application.checkpoints import CHECKPOINT_FORMAT, TREE_HEAD_FORMAT, is_game_name
 from application.signing import ALGORITHM, KeyringError, PublicKey, from_b64url
 
 SIGNATURE_BYTES: Final = 64
@@ -21,7 +21,6 @@ SIGNATURE_BYTES: Final = 64
 _HASH = re.compile(r"[0-9a-f]{64}")
 _KEY_ID = re.compile(r"[0-9a-f]{16}")
 _AT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
-_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
 class DocumentError(ValueError):
@@ -72,7 +71,6 @@ def _matching(value: dict[str, Any], name: str, where: str, pattern: re.Pattern[
             _HASH: "64 lowercase hex digits",
             _KEY_ID: "a key id: 16 lowercase hex digits",
             _AT: "a UTC time to the second ending in Z",
-            _UUID: "a game id: a lowercase UUID",
         }[pattern]
         raise DocumentError(f"{where}.{name} must be {what}")
     return found
@@ -120,7 +118,11 @@ def checkpoint(value: Any, where: str) -> dict[str, Any]:
     """A checkpoint (``gameledger-checkpoint/1``) with every field of its type."""
     found = _object(value, where)
     _format(found, where, CHECKPOINT_FORMAT)
-    _matching(found, "game", where, _UUID)
+    if not is_game_name(_field(found, "game", where)):
+        raise DocumentError(
+            f"{where}.game must be a game id (a lowercase UUID), or sha256: and 64 lowercase "
+            "hex digits (a private game's)"
+        )
     _whole(found, "version", where, 1)
     _matching(found, "chain_head", where, _HASH)
     if not isinstance(_field(found, "ended", where), bool):

@@ -3,7 +3,8 @@ record's checkpoint"), after the record itself has verified. The rules, in order
 
 1. no ``transparency`` (null or absent): fine without pinned keys (reported as no
    checkpoint); with pinned keys, or a tree head to check against, refused;
-2. the checkpoint belongs to the record: same game id, a version the record has, that
+2. the checkpoint belongs to the record: its game (the record's id; a private game's by the
+   SHA-256 of its id), a version the record has, that
    event's hash as ``chain_head``; a record whose game is over carries an ``ended: true``
    checkpoint of the event that ended it or of one after it (only ``RematchCreated`` follows
    the end, and gets a checkpoint of its own), and one whose game is not over an
@@ -28,7 +29,7 @@ from application import audit_documents as documents
 from application.audit_documents import DocumentError, TreeHead
 from application.audit_format import Discrepancy
 from application.audit_keys import KeyPolicy, SignatureRefused
-from application.checkpoints import checkpoint_bytes, tree_head_bytes
+from application.checkpoints import checkpoint_bytes, log_name, tree_head_bytes
 from application.signing import PublicKey
 from domain.merkle import leaf_hash, verify_inclusion
 
@@ -158,12 +159,7 @@ def _check(
 def _belongs(record: dict[str, Any], checkpoint: dict[str, Any]) -> None:
     """Rule 2: the checkpoint is of this record's history, and of its end if it ended."""
     events: list[dict[str, Any]] = record["events"]
-    game_id = record["game"]["id"]
-    if checkpoint["game"] != game_id:
-        raise DocumentError(
-            f"transparency.checkpoint.game is {checkpoint['game']}, the record's game.id is "
-            f"{game_id}"
-        )
+    _names_the_game(record, checkpoint["game"])
     version = checkpoint["version"]
     if version > len(events):
         raise DocumentError(
@@ -190,6 +186,33 @@ def _belongs(record: dict[str, Any], checkpoint: dict[str, Any]) -> None:
             f"({events[end - 1]['type']}): a finished record carries an ended: true "
             "checkpoint of its end or after it"
         )
+
+
+def _names_the_game(record: dict[str, Any], name: str) -> None:
+    """Rule 2's first part: the checkpoint names the record's game as the log does — a public
+    game by its id, a private one (its ``Created`` says ``private: true``) by the SHA-256 of its
+    id, and never the other way round (docs/audit.md, "Signed checkpoints")."""
+    game_id = record["game"]["id"]
+    private = record["events"][0]["data"].get("private") is True
+    expected = log_name(game_id, private)
+    if name == expected:
+        return
+    if private and name == game_id:
+        raise DocumentError(
+            f"transparency.checkpoint.game is {name}, but the record's game is private (its "
+            f"Created says private: true): the service logs it as {expected}, the SHA-256 of "
+            "its id, never by the id itself"
+        )
+    if not private and name == log_name(game_id, True):
+        raise DocumentError(
+            f"transparency.checkpoint.game is {name}, the name of a private game, but the "
+            f"record's game is public (its Created does not say private: true): the service "
+            f"logs it by its id {game_id}"
+        )
+    logged = f" (logged as {expected}, the SHA-256 of its id)" if private else ""
+    raise DocumentError(
+        f"transparency.checkpoint.game is {name}, the record's game.id is {game_id}{logged}"
+    )
 
 
 def _ended_at(record: dict[str, Any]) -> int | None:

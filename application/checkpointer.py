@@ -14,8 +14,9 @@
   the last run is kept with the log, so several processes running the schedule still run it
   about once per interval.
 
-Private games are not logged (docs/audit.md, "Signed checkpoints": the log is public, and a
-private game's id is known only to whom it was given)."""
+Every game is logged; a private game under the SHA-256 of its id, not the id itself
+(:func:`application.checkpoints.log_name`; docs/audit.md, "Signed checkpoints": the log is
+public, and a private game's id is known only to whom it was given)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from typing import Any
 
 from eventsourcing.persistence import Tracking
 
-from application.checkpoints import SignedCheckpoint, Signer, sign_checkpoint
+from application.checkpoints import SignedCheckpoint, Signer, log_name, sign_checkpoint
 from application.projections.following import CACHE_BYTES, FollowingProjection, GameSource
 from application.tlog import LogStore, LogTransaction, Pending, append
 from domain.game import Game
@@ -60,9 +61,7 @@ class CheckpointProjection(FollowingProjection):
         ended: list[SignedCheckpoint] = []
         pending: dict[str, Pending] = {}
         for _, game in self.follow(events):
-            if game.private:
-                continue
-            game_id = str(game.id)
+            game_id = log_name(str(game.id), game.private)
             if is_over(game):
                 pending.pop(game_id, None)
                 ended.append(

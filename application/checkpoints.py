@@ -9,10 +9,11 @@ unpadded base64url, hashes lowercase hex.
 
 A checkpoint::
 
-    {"format": "gameledger-checkpoint/1", "game": "<uuid>", "version": <int>,
+    {"format": "gameledger-checkpoint/1", "game": "<uuid, or sha256:<64 hex>>", "version": <int>,
      "chain_head": "<64 hex>", "ended": <bool>, "at": "<UTC ISO 8601, ...Z>",
      "key_id": "<16 hex>"}
 
+names the game by its id, or a private game by the SHA-256 of its id (:func:`log_name`), and
 is signed with Ed25519 by the key ``key_id``; its leaf in the Merkle log is exactly its
 canonical bytes (the leaf hash is ``SHA-256(0x00 || bytes)``, :func:`domain.merkle.leaf_hash`).
 The signature is kept beside the entry, not in the leaf.
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import json
 import re
 from collections.abc import Mapping
@@ -40,6 +42,7 @@ TREE_HEAD_FORMAT: Final = "gameledger-tree-head/1"
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 _KEY_ID = re.compile(r"^[0-9a-f]{16}$")
 _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+_DIGEST = re.compile(r"^sha256:[0-9a-f]{64}$")
 _AT = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
 _SIGNATURE = re.compile(r"^[A-Za-z0-9_-]{86}$")
 
@@ -74,6 +77,27 @@ class Signer(Protocol):
     def keyring(self) -> Keyring:
         """The current keyring."""
         ...
+
+
+PRIVATE_PREFIX: Final = "sha256:"
+"""How a private game's name in the log begins (:func:`log_name`)."""
+
+
+def log_name(game_id: str, private: bool) -> str:
+    """The name of a game in the log, its checkpoints' ``game`` (docs/audit.md, "Signed
+    checkpoints": private games): a public game's id, or for a private game
+    ``"sha256:"`` + the SHA-256 (hex) of its id as its lowercase string. The log is public and a
+    private game is listed nowhere: its id (114 random bits) cannot be found from the digest,
+    while whoever holds the id — a player, a verifier with its record — finds its entries."""
+    if not private:
+        return game_id
+    return PRIVATE_PREFIX + hashlib.sha256(game_id.lower().encode("ascii")).hexdigest()
+
+
+def is_game_name(value: Any) -> bool:
+    """Whether ``value`` is a game's name in the log: a lowercase UUID, or ``sha256:`` and
+    64 lowercase hex digits (a private game's)."""
+    return isinstance(value, str) and bool(_UUID.match(value) or _DIGEST.match(value))
 
 
 def canonical_json(value: Any) -> bytes:
@@ -176,8 +200,7 @@ def is_checkpoint(value: Any) -> bool:
         isinstance(value, dict)
         and set(value) == set(Checkpoint.__annotations__)
         and value["format"] == CHECKPOINT_FORMAT
-        and isinstance(value["game"], str)
-        and bool(_UUID.match(value["game"]))
+        and is_game_name(value["game"])
         and _is_count(value["version"])
         and value["version"] >= 1
         and isinstance(value["chain_head"], str)

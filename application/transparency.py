@@ -7,10 +7,11 @@ query (:func:`application.tlog.prefetched`)."""
 from __future__ import annotations
 
 from typing import Any, TypedDict
+from uuid import UUID
 
-from application.checkpoints import Checkpoint, Signer, TreeHead
+from application.checkpoints import Checkpoint, Signer, TreeHead, log_name
 from application.errors import NotFound
-from application.reads import serialised
+from application.reads import GameReads, serialised
 from application.signing import b64url
 from application.tlog import LogEntry, LogReader, LogStore, ensure_empty_head, prefetched
 from domain.errors import GameError
@@ -115,20 +116,27 @@ def consistency(store: LogStore, signer: Signer, first: int, second: int) -> dic
     }
 
 
+def game_name(app: GameReads, game_id: UUID) -> str:
+    """The game's name in the log: its id, or a private game's digest
+    (:func:`application.checkpoints.log_name`); ``game-not-found`` for an unknown game."""
+    with app.games.reading(game_id) as game:
+        return log_name(str(game_id), game.private)
+
+
 def game_checkpoints(reader: LogReader, game: str) -> dict[str, list[LogEntry]]:
-    """Every checkpoint of a game, oldest first."""
+    """Every checkpoint of a game (by its name in the log, :func:`game_name`), oldest first."""
     return {"items": reader.entries_of(game)}
 
 
 def transparency_of(
     store: LogStore, signer: Signer, game: str, version: int, tree_size: int | None = None
 ) -> tuple[Transparency | None, TreeHead]:
-    """A record's ``transparency`` and the signed tree head it is proved against: the game's
-    latest checkpoint of a version up to ``version`` (the record's last event) among the
-    entries of that tree — the latest signed tree head, or the stored one of ``tree_size``
-    entries (``tree-head-not-found`` without one) — with its inclusion proof and the public
-    key that signed it; ``None`` when the game has no such checkpoint (docs/audit.md, "Record
-    format")."""
+    """A record's ``transparency`` and the signed tree head it is proved against: the latest
+    checkpoint of ``game`` (its name in the log, :func:`game_name`) of a version up to
+    ``version`` (the record's last event) among the entries of that tree — the latest signed
+    tree head, or the stored one of ``tree_size`` entries (``tree-head-not-found`` without
+    one) — with its inclusion proof and the public key that signed it; ``None`` when the game
+    has no such checkpoint (docs/audit.md, "Record format")."""
     head = latest_head(store, signer) if tree_size is None else stored_head(
         store, signer, tree_size
     )  # fmt: skip

@@ -17,6 +17,7 @@ from application.checkpoints import (
     CHECKPOINT_FORMAT,
     TREE_HEAD_FORMAT,
     checkpoint_bytes,
+    log_name,
     tree_head_bytes,
 )
 from application.records import export_record
@@ -52,7 +53,7 @@ def checkpoint_of(
     at = version or end or len(record["events"])
     return {
         "format": CHECKPOINT_FORMAT,
-        "game": record["game"]["id"],
+        "game": log_name(record["game"]["id"], record["events"][0]["data"].get("private") is True),
         "version": at,
         "chain_head": record["events"][at - 1]["hash"],
         "ended": at == end if ended is None else ended,

@@ -8,6 +8,7 @@ key, a checkpoint left out of the log, a tampered proof and a rewritten log."""
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -22,7 +23,7 @@ from application.signing import Keyring, PublicKey, b64url
 from application.verification import VerificationReport, verify_record
 from infrastructure.config import Settings
 from infrastructure.container import Services, build_services
-from tests.helpers import start_game
+from tests.helpers import Table, start_game
 from tests.transparency import Log, checkpoint_of, forge, logged, sign
 
 SERVICE = Keyring.generate()
@@ -210,6 +211,69 @@ def test_after_a_rotation_the_tree_head_is_signed_by_the_new_key(
         f"transparency.tree_head is signed by key {log.keyring.key_id}, which is not a pinned "
         f"key (pinned: {SERVICE.key_id})"
     )
+
+
+# Private games
+
+
+@pytest.fixture(scope="module")
+def private(app: GameLedger) -> dict[str, Any]:
+    """A finished private game's record, without transparency."""
+    opened = app.open_game("azul", 2, private=True)
+    tokens = [
+        app.join(opened.game_id, f"p{n}", n, secret=opened.join_secret).token for n in range(2)
+    ]
+    Table(app, opened.game_id, tokens).play_out()
+    record = export_record(app, opened.game_id)
+    assert record["events"][0]["data"]["private"] is True
+    return record
+
+
+def test_a_private_games_checkpoint_names_it_by_the_digest_of_its_id(
+    private: dict[str, Any], log: Log
+) -> None:
+    game_id = private["game"]["id"]
+    digest = "sha256:" + hashlib.sha256(game_id.encode("ascii")).hexdigest()
+    record = logged(private, log)
+    assert record["transparency"]["checkpoint"]["game"] == digest
+    report = verify_record(record, pinned_keys=pins(SERVICE), tree_head=log.head())
+    assert report.ok, report.summary
+
+    by_id = checkpoint_of(private, SERVICE) | {"game": game_id}
+    record = {**private, "transparency": log.transparency(log.append(by_id))}
+    assert refused(verify_record(record)) == (
+        f"transparency.checkpoint.game is {game_id}, but the record's game is private (its "
+        f"Created says private: true): the service logs it as {digest}, the SHA-256 of its id, "
+        "never by the id itself"
+    )
+
+
+def test_a_public_games_checkpoint_never_names_it_by_a_digest(
+    played: dict[str, Any], log: Log
+) -> None:
+    game_id = played["game"]["id"]
+    digest = "sha256:" + hashlib.sha256(game_id.encode("ascii")).hexdigest()
+    hidden = checkpoint_of(played, SERVICE) | {"game": digest}
+    record = {**played, "transparency": log.transparency(log.append(hidden))}
+    assert refused(verify_record(record)) == (
+        f"transparency.checkpoint.game is {digest}, the name of a private game, but the "
+        f"record's game is public (its Created does not say private: true): the service logs "
+        f"it by its id {game_id}"
+    )
+    other = "sha256:" + "ab" * 32
+    record = {**played, "transparency": log.transparency(log.append(hidden | {"game": other}))}
+    assert refused(verify_record(record)) == (
+        f"transparency.checkpoint.game is {other}, the record's game.id is {game_id}"
+    )
+
+
+def test_a_checkpoint_names_a_game_in_one_of_two_forms(record: dict[str, Any]) -> None:
+    for name in ("sha256:" + "AB" * 32, "sha256:ab", "ab" * 32, record["game"]["id"].upper()):
+        record["transparency"]["checkpoint"]["game"] = name
+        assert refused(verify_record(record)) == (
+            "transparency.checkpoint.game must be a game id (a lowercase UUID), or sha256: and "
+            "64 lowercase hex digits (a private game's)"
+        )
 
 
 # The forgery of the issue

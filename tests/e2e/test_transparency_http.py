@@ -7,6 +7,7 @@ problems; a checkpointer or a schedule that fails shows in ``/health``."""
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ from flask.testing import FlaskClient
 from api.app import create_app
 from application.checkpoints import canonical_json, checkpoint_signed_by, tree_head_signed_by
 from application.signing import PublicKey, from_b64url
+from application.verification import verify_record
 from domain.merkle import leaf_hash, verify_consistency, verify_inclusion
 from infrastructure.config import Settings
 from infrastructure.container import Services, build_services
@@ -140,6 +142,33 @@ def test_a_game_played_to_the_end_is_logged_and_its_proofs_verify(client: FlaskC
     assert listed["next_start"] is None
     assert [i["leaf_index"] for i in listed["items"]] == list(range(len(listed["items"])))
     assert entry in listed["items"]
+
+
+def test_a_private_game_is_logged_under_the_digest_of_its_id(client: FlaskClient) -> None:
+    """Every game is logged; a private game by the SHA-256 of its id, which the public log
+    never shows (docs/audit.md, "Signed checkpoints"): its checkpoints and its record's
+    ``transparency`` are found from its id."""
+    created = client.post(f"{API}/games", json={"game": "azul", "players": 2, "private": True})
+    game_id, secret = created.json["id"], created.json["join_secret"]
+    tokens = [
+        client.post(f"{API}/games/{game_id}/seats", json={"name": f"p{n}", "secret": secret}).json[
+            "token"
+        ]
+        for n in range(2)
+    ]
+    play_to_the_end(client, game_id, tokens)
+    name = "sha256:" + hashlib.sha256(game_id.encode("ascii")).hexdigest()
+    checkpoints = f"{API}/games/{game_id}/checkpoints"
+    ended = eventually(
+        lambda: [i for i in client.get(checkpoints).json["items"] if i["checkpoint"]["ended"]]
+    )
+    assert ended[-1]["checkpoint"]["game"] == name
+    record = client.get(f"{API}/games/{game_id}/record").json
+    assert record["transparency"]["checkpoint"] == ended[-1]["checkpoint"]
+    key = public_key(client, ended[-1]["checkpoint"]["key_id"])
+    assert verify_record(record, pinned_keys=[key]).ok
+    listed = client.get(f"{API}/log/entries?limit=1000").text
+    assert name in listed and game_id not in listed
 
 
 def test_running_games_are_checkpointed_on_the_schedule(client: FlaskClient) -> None:

@@ -3,6 +3,7 @@ checkpoint", "Checking that the log only grew"): a real gunicorn on SQLite and o
 reached only over HTTP, and the ``gameledger`` console script run on the files a third party
 saved from its answers (tests/e2e/outside.py).
 
+* a private game logged under the SHA-256 of its id, and verified;
 * the forgery: a game played to its end over HTTP; another legal game built from its revealed
   seed under the same id verifies alone, and is refused against the saved keys and with the
   real record's ``transparency`` copied in;
@@ -18,6 +19,7 @@ saved from its answers (tests/e2e/outside.py).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import time
 from collections.abc import Iterator
@@ -113,6 +115,21 @@ def test_the_forgery_from_outside(service: Outside) -> None:
     assert caught.returncode == 1, said(caught)
     assert caught.stdout.startswith("INVALID: record: transparency.checkpoint.")
     assert caught.stdout.strip().endswith("the service logged another history of this game")
+
+
+def test_a_private_game_is_logged_without_its_id(service: Outside) -> None:
+    """A private game's checkpoints name it by the SHA-256 of its id: found from the id,
+    verified from its record, never shown in the public log."""
+    keys = service.fetch("keys.json", "/keys")
+    game_id = service.resigned_game(private=True)
+    name = "sha256:" + hashlib.sha256(game_id.encode("ascii")).hexdigest()
+    assert service.ended_entry(game_id)["checkpoint"]["game"] == name
+    head, record = head_and_record(service, game_id, "private")
+    assert read(record)["events"][0]["data"]["private"] is True
+    listed = json.dumps(service.get("/log/entries?limit=1000"))
+    assert name in listed and game_id not in listed
+    done = service.gameledger("verify", record, "--keys", keys, "--tree-head", head)
+    assert done.returncode == 0, said(done)
 
 
 def test_old_tree_heads_against_new_ones(service: Outside) -> None:

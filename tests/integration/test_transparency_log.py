@@ -7,13 +7,14 @@ restarts; a rebuild of the read models leaves the log alone."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import uuid
 from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from application import lobby
 from application.checkpointer import checkpoint_running
 from application.checkpoints import (
     canonical_json,
@@ -21,21 +22,23 @@ from application.checkpoints import (
     sign_checkpoint,
     tree_head_signed_by,
 )
+from application.records import export_record
 from application.tlog import append
 from application.transparency import (
     consistency,
     entries_page,
+    game_name,
     inclusion,
     latest_head,
     stored_head,
     transparency_of,
 )
+from application.verification import verify_record
 from domain.merkle import MemoryTree, leaf_hash, verify_consistency, verify_inclusion
-from domain.randomness import commitment
 from infrastructure.config import Settings
 from infrastructure.container import Services, build_services
 from tests.application.test_verification import finished
-from tests.helpers import start_game
+from tests.helpers import Table, start_game
 
 STORED = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 
@@ -185,14 +188,44 @@ def test_each_end_is_logged_once_and_running_games_wait_for_the_schedule(
     check_log(services)
 
 
-def test_a_private_game_is_not_logged(services: Services) -> None:
-    """The log is public and a private game's id is known only to whom it was given."""
-    fields = {"private": True, "creator_sha256": commitment("creator")}
-    game_id = services.app.create_game("azul", 2, lobby_fields=fields)
-    lobby.abort(services.app, game_id, "creator")  # over: a public game would be logged now
+def test_a_private_game_is_logged_under_the_digest_of_its_id(services: Services) -> None:
+    """Every game is logged; the log is public and a private game's id is known only to whom it
+    was given, so its checkpoints name it by the SHA-256 of its id (docs/audit.md, "Signed
+    checkpoints"): running on the schedule, and at its end; its record carries them."""
+    opened = services.app.open_game("azul", 2, private=True)
+    game_id = opened.game_id
+    tokens = [
+        services.app.join(game_id, f"p{n}", n, secret=opened.join_secret).token for n in range(2)
+    ]
     services.catch_up()
-    assert every_entry(services) == []
+    assert checkpoint_running(services.tlog.store, services.keys, 0) == 1
+    Table(services.app, game_id, tokens).play_out()
+    services.catch_up()
+    name = "sha256:" + hashlib.sha256(str(game_id).encode()).hexdigest()
+    assert game_name(services.app, game_id) == name
+    entries = check_log(services)
+    assert [e["checkpoint"]["game"] for e in entries] == [name, name]
+    assert [e["checkpoint"]["ended"] for e in entries] == [False, True]
+    assert str(game_id) not in json.dumps(entries)
     assert services.tlog.store.entries_of(str(game_id)) == []
+    assert services.tlog.store.entries_of(name) == entries
+
+    record = export_record(services.app, game_id)
+    transparency, _ = transparency_of(
+        services.tlog.store, services.keys, name, len(record["events"])
+    )
+    assert transparency is not None and transparency["checkpoint"] == entries[1]["checkpoint"]
+    keys = services.keys.keyring()
+    report = verify_record({**record, "transparency": transparency}, pinned_keys=[keys.current])
+    assert report.ok, report.summary
+
+
+def test_a_public_game_is_logged_by_its_id(services: Services) -> None:
+    game_id = services.app.create_game("azul", 2, lobby_fields={"private": False})
+    services.catch_up()
+    assert checkpoint_running(services.tlog.store, services.keys, 0) == 1
+    assert game_name(services.app, game_id) == str(game_id)
+    assert [e["checkpoint"]["game"] for e in every_entry(services)] == [str(game_id)]
 
 
 @pytest.mark.parametrize("store", STORED)
