@@ -62,8 +62,24 @@ class TransparencyReport:
     tree_head_key_id: str
     tree_head_given: bool
 
-    def sentence(self) -> str:
-        """The summary's sentence on the checkpoint."""
+    def sentence(self, events: int | None = None) -> str:
+        """The summary's sentences on the checkpoint; with the record's number of ``events``,
+        also which of them come after it (a running game's record exported since, or a
+        ``RematchCreated``): the record's own word, which nothing in the log vouches for yet
+        (docs/audit.md, "The rules")."""
+        found = self._found()
+        if events is not None and events > self.version:
+            first = self.version + 1
+            which = (
+                f"Event {first} comes" if first == events else f"Events {first} to {events} come"
+            )
+            found += (
+                f" {which} after the checkpoint: nothing in the service's log vouches for "
+                f"{'it' if first == events else 'them'} yet."
+            )
+        return found
+
+    def _found(self) -> str:
         state = "ended" if self.ended else "running"
         found = (
             f"Checkpoint: event {self.version} ({state}) is in the service's log, entry "

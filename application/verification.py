@@ -81,7 +81,8 @@ def verify_record(
             version=found.version,
             event_type=found.type_name,
         )
-    sentence = NO_CHECKPOINT if transparency is None else transparency.sentence()
+    events = len(record["events"])
+    sentence = NO_CHECKPOINT if transparency is None else transparency.sentence(events)
     return VerificationReport(
         ok=True,
         summary=f"{_summary(record, referee)} {sentence}",

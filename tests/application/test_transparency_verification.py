@@ -149,6 +149,13 @@ def test_a_running_game_carries_its_latest_checkpoint(app: GameLedger, log: Log)
     assert report.transparency is not None and not report.transparency.ended
     assert report.transparency.version == len(early["events"]) < len(later["events"])
     assert f"Checkpoint: event {len(early['events'])} (running)" in report.summary
+    # what comes after the checkpoint is the record's word alone: said so
+    assert report.summary.endswith(
+        f"Events {len(early['events']) + 1} to {len(later['events'])} come after the "
+        "checkpoint: nothing in the service's log vouches for them yet."
+    )
+    covered = verify_record({**early, "transparency": log.transparency(index)})
+    assert covered.ok and "come after" not in covered.summary
 
 
 def test_a_finished_games_checkpoint_is_of_its_end(app: GameLedger, log: Log) -> None:
