@@ -39,7 +39,7 @@ from api import cli_keys, cli_verify
 from application import lobby
 from application.records import export_record, import_record
 from application.simulation import simulate
-from application.transparency import game_name, transparency_of
+from application.transparency import record_transparency
 from application.verification import replay_record
 from domain.jsonvalue import JsonRefused, strict_loads
 from domain.protocol import GameError
@@ -281,12 +281,13 @@ def _export(args: argparse.Namespace) -> int:
     services = build_services(Settings.from_env(), create=False)
     try:
         record = export_record(services.app, args.game_id, args.token)
-        record["transparency"], _ = transparency_of(
+        record["transparency"], _ = record_transparency(
+            services.app,
             services.tlog.store,
             services.keys,
-            game_name(services.app, args.game_id),
+            args.game_id,
             len(record["events"]),
-            args.tree_size,
+            tree_size=args.tree_size,
         )
     finally:
         services.close()

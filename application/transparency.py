@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, TypedDict
 from uuid import UUID
 
+from application.checkpointer import is_over
 from application.checkpoints import Checkpoint, Signer, TreeHead, log_name
 from application.errors import NotFound
 from application.reads import GameReads, serialised
@@ -123,26 +124,54 @@ def game_name(app: GameReads, game_id: UUID) -> str:
         return log_name(str(game_id), game.private)
 
 
+def record_transparency(
+    app: GameReads,
+    store: LogStore,
+    signer: Signer,
+    game_id: UUID,
+    version: int,
+    *,
+    tree_size: int | None = None,
+) -> tuple[Transparency | None, TreeHead]:
+    """The ``transparency`` of the game's record at ``version`` (its last event), as
+    :func:`transparency_of` finds it under the game's name in the log. A game that is over
+    carries only an ``ended`` checkpoint: until its end is logged (the checkpointer follows
+    the event log a moment later), or in a tree from before that, it carries none — never its
+    last running one, which ``verify`` refuses for a finished record (docs/audit.md, "The
+    rules", 2)."""
+    with app.games.reading(game_id) as game:  # read after the record: at or past its version
+        name = log_name(str(game_id), game.private)
+        over = is_over(game)
+    return transparency_of(store, signer, name, version, tree_size, ended=over)
+
+
 def game_checkpoints(reader: LogReader, game: str) -> dict[str, list[LogEntry]]:
     """Every checkpoint of a game (by its name in the log, :func:`game_name`), oldest first."""
     return {"items": reader.entries_of(game)}
 
 
 def transparency_of(
-    store: LogStore, signer: Signer, game: str, version: int, tree_size: int | None = None
+    store: LogStore,
+    signer: Signer,
+    game: str,
+    version: int,
+    tree_size: int | None = None,
+    *,
+    ended: bool = False,
 ) -> tuple[Transparency | None, TreeHead]:
     """A record's ``transparency`` and the signed tree head it is proved against: the latest
     checkpoint of ``game`` (its name in the log, :func:`game_name`) of a version up to
     ``version`` (the record's last event) among the entries of that tree — the latest signed
     tree head, or the stored one of ``tree_size`` entries (``tree-head-not-found`` without
     one) — with its inclusion proof and the public key that signed it; ``None`` when the game
-    has no such checkpoint (docs/audit.md, "Record format")."""
+    has no such checkpoint, or (``ended``: the record's game is over) when that checkpoint is
+    not an ``ended`` one (docs/audit.md, "Record format")."""
     head = latest_head(store, signer) if tree_size is None else stored_head(
         store, signer, tree_size
     )  # fmt: skip
     size = head["size"]
     entry = store.latest_of(game, version, size)
-    if entry is None:
+    if entry is None or (ended and not entry["checkpoint"]["ended"]):
         return None, head
     key_id = entry["checkpoint"]["key_id"]
     keyring = signer.keyring()

@@ -15,7 +15,7 @@ from api.problems import Failure
 from api.requests import Blueprint, bearer_token, game_uuid
 from api.resources.common import PREFIX, Answer, services, with_etag
 from application.records import record_document
-from application.transparency import game_name, transparency_of, with_transparency
+from application.transparency import record_transparency, with_transparency
 
 blp = Blueprint("records", __name__, url_prefix=PREFIX, description="The event log, the record")
 
@@ -46,9 +46,13 @@ def game_record(query: dict[str, Any], game_id: str) -> Response:
     found = services()
     uuid = game_uuid(game_id)
     document = record_document(found.app, found.records, uuid, bearer_token())
-    name = game_name(found.app, uuid)  # a private game's is the digest of its id
-    transparency, head = transparency_of(
-        found.tlog.store, found.keys, name, document.version, query["tree_size"]
+    transparency, head = record_transparency(
+        found.app,
+        found.tlog.store,
+        found.keys,
+        uuid,
+        document.version,
+        tree_size=query["tree_size"],
     )
     answer = Response(with_transparency(document.body, transparency), mimetype="application/json")
     answer.headers["ETag"] = f'"{document.version}-{head["size"]}"'

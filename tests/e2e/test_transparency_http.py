@@ -17,6 +17,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from api.app import create_app
+from application.checkpointer import checkpoint_running
 from application.checkpoints import canonical_json, checkpoint_signed_by, tree_head_signed_by
 from application.signing import PublicKey, from_b64url
 from application.verification import verify_record
@@ -276,3 +277,26 @@ def test_a_failing_checkpointer_or_schedule_shows_in_health(
         assert eventually(lambda: client.get(f"{API}/log/tree-head").json["size"] >= 1)
     finally:
         services.close()
+
+
+def test_a_finished_record_never_carries_a_running_checkpoint(http_services: Services) -> None:
+    """Between a game's end and its ``ended`` checkpoint's append (the checkpointer follows
+    the event log a moment later), the finished record carries no checkpoint rather than the
+    game's last running one, which ``verify`` rightly refuses for a finished record
+    (docs/audit.md, "The rules", 2)."""
+    client = create_app(http_services, follow=False).test_client()
+    game_id, tokens = new_game(client)
+    http_services.catch_up()
+    assert checkpoint_running(http_services.tlog.store, http_services.keys, 0) == 1
+    play_to_the_end(client, game_id, tokens)
+    keys = http_services.keys.keyring()
+    record = client.get(f"{API}/games/{game_id}/record").json
+    assert record["transparency"] is None  # its end is not logged yet
+    assert verify_record(record).ok
+    http_services.catch_up()
+    record = client.get(f"{API}/games/{game_id}/record").json
+    assert record["transparency"]["checkpoint"]["ended"] is True
+    assert verify_record(record, pinned_keys=[keys.current]).ok
+    head = record["transparency"]["tree_head"]["size"]
+    older = client.get(f"{API}/games/{game_id}/record?tree_size={head - 1}").json
+    assert older["transparency"] is None  # that tree holds only its running checkpoint
