@@ -435,6 +435,54 @@ def test_a_tampered_inclusion_proof(record: dict[str, Any], tamper: Any) -> None
     assert message.startswith("the checkpoint is not in the log: ")
 
 
+def test_a_checkpoint_must_be_of_the_records_own_history(
+    played: dict[str, Any], log: Log, app: GameLedger
+) -> None:
+    """Each signed by the service's key, logged, proved: still not this record's."""
+    events = played["events"]
+    last = len(events)
+
+    def carried(checkpoint: dict[str, Any], record: dict[str, Any] = played) -> str:
+        field = log.transparency(log.append(checkpoint))
+        return refused(verify_record({**record, "transparency": field}, pinned_keys=pins(SERVICE)))
+
+    # version v with the hash of another event
+    shifted = checkpoint_of(played, SERVICE) | {"version": last - 1}
+    assert carried(shifted) == (
+        f"transparency.checkpoint.chain_head is {events[-1]['hash']}, the record's event "
+        f"{last - 1} ({events[-2]['type']}) has hash {events[-2]['hash']}: the service logged "
+        "another history of this game"
+    )
+    # the record's events cut before the checkpoint
+    table = start_game(app, 2, seed="cut")
+    for _ in range(4):
+        table.step()
+    cut = export_record(app, table.game_id)  # the game's record, cut where it then ended
+    for _ in range(2):
+        table.step()
+    whole = export_record(app, table.game_id)
+    assert carried(checkpoint_of(whole, SERVICE), cut) == (
+        f"transparency.checkpoint.version is {len(whole['events'])}, the record ends at event "
+        f"{len(cut['events'])}: the service logged another history of this game"
+    )
+    # a running record with an ended checkpoint of its last event
+    assert carried(checkpoint_of(whole, SERVICE, ended=True), whole) == (
+        f"transparency.checkpoint.ended is true at event {len(whole['events'])}, but the "
+        "record's game is not over"
+    )
+
+
+def test_a_tree_head_smaller_than_the_leaf_index(record: dict[str, Any], log: Log) -> None:
+    """A signed head of a tree that does not reach the checkpoint's entry proves nothing."""
+    field = record["transparency"]
+    for size in (field["leaf_index"], field["leaf_index"] - 1, 0):
+        field["tree_head"] = log.head(size)
+        assert refused(verify_record(record, pinned_keys=pins(SERVICE))).startswith(
+            "the checkpoint is not in the log: transparency.inclusion_proof does not lead from "
+            f"the checkpoint as entry {field['leaf_index']} to the root "
+        )
+
+
 def test_another_games_checkpoint(record: dict[str, Any], log: Log) -> None:
     record["transparency"] = log.transparency(0)
     assert refused(verify_record(record)) == (

@@ -256,6 +256,32 @@ def test_the_empty_tree_has_one_head() -> None:
     assert not verify_consistency(0, 0, EMPTY_ROOT, other, [])
 
 
+def test_a_hash_repeated_anywhere_in_a_proof_is_refused() -> None:
+    """A proof with one of its hashes (or the leaf, or a root) given twice, at any place, or
+    with one left out, proves nothing: every proof of trees up to 33 leaves."""
+    tree = MemoryTree()
+    for i in range(33):
+        tree.append(i.to_bytes(4, "big"))
+    for size in range(1, 34):
+        root = tree.root(size)
+        for index in range(size):
+            leaf, proof = tree.subtree_hash(0, index), list(inclusion_proof(tree, index, size))
+            for at in range(len(proof) + 1):
+                for extra in {*proof, leaf, root}:
+                    assert not verify_inclusion(
+                        leaf, index, size, [*proof[:at], extra, *proof[at:]], root
+                    )
+        for old in range(size + 1):
+            old_root, proof = tree.root(old), list(consistency_proof(tree, old, size))
+            for at in range(len(proof) + 1):
+                for extra in {*proof, old_root, root}:
+                    repeated = [*proof[:at], extra, *proof[at:]]
+                    assert not verify_consistency(old, size, old_root, root, repeated)
+                if at < len(proof):
+                    dropped = proof[:at] + proof[at + 1 :]
+                    assert not verify_consistency(old, size, old_root, root, dropped)
+
+
 def test_edge_cases_are_refused_not_raised() -> None:
     root = ROOTS[8]
     assert not verify_inclusion(NODE_HASHES[0][0], 0, 0, [], root)
