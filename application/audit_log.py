@@ -79,12 +79,25 @@ def head_missing(old: TreeHead, new: TreeHead, keys: KeyPolicy, size: int) -> Lo
     )
 
 
+def _served_signature(served: TreeHead, field: str, keys: KeyPolicy) -> None:
+    """A head of the answer taken as the service's word (another root than a kept head of its
+    size: a rewriting) must be signed by a pinned key; else the answer is not the service's
+    and is :class:`DocumentError` (unusable), never evidence against it. Unpinned, nothing is
+    checked (docs/audit.md, "Checking that the log only grew")."""
+    what = f"the answer's {field} (the tree head of size {served.size})"
+    try:
+        keys.check(what, served.key_id, tree_head_bytes(served.document), served.signature)
+    except SignatureRefused as refused:
+        raise DocumentError(str(refused)) from None
+
+
 def verify_log(
     old: TreeHead, new: TreeHead, keys: KeyPolicy, answer: ConsistencyAnswer
 ) -> LogReport:
     """The verdict on OLD and NEW with the consistency proof of ``answer``. Raises
-    :class:`DocumentError` when the answer is for other sizes (an unusable input); every
-    finding on the log itself is a report."""
+    :class:`DocumentError` when the answer is for other sizes, or (pinned) carries a head of
+    OLD's or NEW's size with another root that no pinned key signed (an unusable input);
+    every finding on the log itself is a report."""
     if (answer.first, answer.second) != (old.size, new.size):
         raise DocumentError(
             f"the consistency proof is from size {answer.first} to {answer.second}, the tree "
@@ -109,6 +122,7 @@ def verify_log(
         )
     for name, kept, served in (("OLD", old, answer.first_head), ("NEW", new, answer.second_head)):
         if served is not None and served.size == kept.size and served.root_hash != kept.root_hash:
+            _served_signature(served, "first_head" if name == "OLD" else "second_head", keys)
             return report(
                 False,
                 f"INVALID: the log was rewritten: the service's tree head of size {kept.size} "

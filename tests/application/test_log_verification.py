@@ -163,6 +163,32 @@ def test_a_service_without_the_head_kept(log: Log) -> None:
     )
 
 
+def test_a_head_in_the_answer_is_evidence_only_when_signed(log: Log) -> None:
+    """A saved (or intercepted) answer whose "service's head" was changed frames nobody: with
+    pinned keys, a served head with another root than the kept one is the service's word only
+    under a pinned key's signature; otherwise the answer is not the service's (unusable)."""
+    kept = log.head(5)
+    answer = log.consistency(5, 13)
+    answer["first_head"] = {**answer["first_head"], "root_hash": "ab" * 32}
+    with pytest.raises(
+        DocumentError,
+        match=(
+            r"the answer's first_head \(the tree head of size 5\): the signature does not "
+            r"verify under the pinned key"
+        ),
+    ):
+        check(kept, log.head(13), answer)
+    stranger = Log(OTHER)
+    stranger.fill(5)
+    answer["first_head"] = stranger.head(5)
+    with pytest.raises(DocumentError, match="is signed by key .*, which is not a pinned key"):
+        check(kept, log.head(13), answer)
+    # signed by the service, another root of the same size: the service said both
+    now = rewritten(log, 1)
+    report = check(kept, now.head(13), now.consistency(5, 13))
+    assert report.summary.startswith("INVALID: the log was rewritten: the service's tree head")
+
+
 def test_a_proof_for_other_sizes_is_refused(log: Log) -> None:
     with pytest.raises(
         DocumentError,
