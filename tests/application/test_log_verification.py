@@ -181,7 +181,7 @@ def test_a_head_in_the_answer_is_evidence_only_when_signed(log: Log) -> None:
     stranger = Log(OTHER)
     stranger.fill(5)
     answer["first_head"] = stranger.head(5)
-    with pytest.raises(DocumentError, match="is signed by key .*, which is not a pinned key"):
+    with pytest.raises(DocumentError, match=r"is signed by key .*, which is not a pinned key"):
         check(kept, log.head(13), answer)
     # signed by the service, another root of the same size: the service said both
     now = rewritten(log, 1)
