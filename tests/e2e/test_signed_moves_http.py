@@ -172,3 +172,14 @@ def test_a_rematch_claim_registers_a_key_of_its_own(client: FlaskClient) -> None
     ]
     assert joined[0]["public_key"] == new_key.public and "public_key" not in joined[1]
     play_signed(client, rematch, [first.json["token"], second.json["token"]], [new_key, None], 4)
+
+
+def test_the_ledger_event_schemas_know_the_optional_fields(client: FlaskClient) -> None:
+    """``public_key`` and ``signature`` are declared, and optional: a record without them (every
+    older one) is as valid as ever."""
+    ledger = client.get("/api/v1/game-types/azul/schemas").json["ledger_events"]
+    joined, made = ledger["SeatJoined"], ledger["MoveMade"]
+    assert joined["properties"]["public_key"]["type"] == "string"
+    assert made["properties"]["signature"]["type"] == "string"
+    assert "public_key" not in joined["required"] and "signature" not in made["required"]
+    assert joined["additionalProperties"] is False and made["additionalProperties"] is False
