@@ -11,9 +11,11 @@
   ``GAMELEDGER_PROJECTIONS=external``);
 * ``lobby expire`` — record the expiry of every listed game still waiting for players past
   ``GAMELEDGER_LOBBY_EXPIRY_SECONDS`` (docs/operations.md, "Lobby expiry"; safe to repeat);
-* ``export GAME_ID [-o FILE] [--token T]``, ``import FILE``, ``verify FILE [--json]``,
-  ``replay FILE [--to N]`` — game records (docs/audit.md): ``-`` reads stdin; ``verify``
-  exits 0 when the record holds and 1 naming the first discrepancy;
+* ``export GAME_ID [-o FILE] [--token T] [--tree-size N]``, ``import FILE``, ``replay FILE
+  [--to N]`` — game records (docs/audit.md): ``-`` reads stdin;
+* ``verify FILE [--key K]... [--keys FILE] [--tree-head FILE] [--json]``, ``verify-log OLD
+  NEW [...]`` — a record checked, with its checkpoint in the transparency log, and the log
+  checked to have only grown (api/cli_verify.py; docs/audit.md);
 * ``keys show [--json]``, ``keys rotate`` — the service signing key (api/cli_keys.py;
   docs/audit.md, "Service signing key")."""
 
@@ -33,11 +35,12 @@ from uuid import UUID
 import psycopg
 from eventsourcing.persistence import PersistenceError
 
-from api import cli_keys
+from api import cli_keys, cli_verify
 from application import lobby
 from application.records import export_record, import_record
 from application.simulation import simulate
-from application.verification import replay_record, verify_record
+from application.transparency import transparency_of
+from application.verification import replay_record
 from domain.jsonvalue import JsonRefused, strict_loads
 from domain.protocol import GameError
 from infrastructure import schema
@@ -49,7 +52,7 @@ from infrastructure.storage import Storage
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
     parser = _parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(cli_verify.keys_joined(sys.argv[1:] if argv is None else argv))
     try:
         result: int = args.handler(args)
     except ConfigurationError as error:
@@ -109,16 +112,20 @@ def _audit_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]
     export.add_argument("game_id", type=UUID, metavar="GAME_ID")
     export.add_argument("-o", "--output", metavar="FILE", help="write here, not to stdout")
     export.add_argument("--token", help="a seat's or the arbiter's token (default: spectator)")
+    export.add_argument(
+        "--tree-size",
+        type=int,
+        metavar="N",
+        help="prove the checkpoint against the stored tree head of N entries (default: the "
+        "latest; docs/audit.md, 'Record format')",
+    )
     export.set_defaults(handler=_export)
 
     load = commands.add_parser("import", help="recreate a finished game from its record")
     load.add_argument("file", metavar="FILE")
     load.set_defaults(handler=_import)
 
-    verify = commands.add_parser("verify", help="check a record: chain, seed, rules")
-    verify.add_argument("file", metavar="FILE")
-    verify.add_argument("--json", action="store_true", help="print the report as JSON")
-    verify.set_defaults(handler=_verify)
+    cli_verify.add_parsers(commands)
 
     replay = commands.add_parser("replay", help="the state after a turn of a record")
     replay.add_argument("file", metavar="FILE")
@@ -274,6 +281,13 @@ def _export(args: argparse.Namespace) -> int:
     services = build_services(Settings.from_env(), create=False)
     try:
         record = export_record(services.app, args.game_id, args.token)
+        record["transparency"], _ = transparency_of(
+            services.tlog.store,
+            services.keys,
+            str(args.game_id),
+            len(record["events"]),
+            args.tree_size,
+        )
     finally:
         services.close()
     if args.output is None:
@@ -296,13 +310,6 @@ def _import(args: argparse.Namespace) -> int:
         services.close()
     print(game_id)
     return 0
-
-
-@_audit
-def _verify(args: argparse.Namespace) -> int:
-    report = verify_record(_read_record(args.file))
-    print(json.dumps(report.to_json()) if args.json else report.summary)
-    return 0 if report.ok else 1
 
 
 @_audit

@@ -59,6 +59,17 @@ ETAG_OPERATIONS = frozenset(
 """The operations whose successful answer carries the game's version as ``ETag``
 (api/resources/common.py)."""
 
+RECORD_ETAG: dict[str, Any] = {
+    "description": "The game's version and the size of the transparency log's tree head the "
+    'record\'s transparency is proved against ("12-5"; docs/api.md, "records"): send it back '
+    "as If-None-Match",
+    "required": True,
+    "schema": {"type": "string", "pattern": '^"[1-9][0-9]*-[0-9]+"$'},
+}
+ETAG_HEADERS: dict[str, dict[str, Any]] = {"game_record": RECORD_ETAG}
+"""Operations whose ``ETag`` is not the game's version alone: a record's is the version and
+the size of the tree head its ``transparency`` is proved against."""
+
 CONDITIONAL_OPERATIONS = frozenset({"get_game", "game_record", "view_after_turn", "event_log"})
 """The GETs answered ``304 Not Modified`` when ``If-None-Match`` names the version they
 would show (api/resources/common.py, ``document_answer`` and ``not_modified``: every GET that
@@ -212,10 +223,11 @@ def _finish_operation(
         responses["409"].setdefault("headers", {})["Retry-After"] = _RETRY_CONFLICT
     if "428" in responses:
         parameters.append(ref(PARAMETERS + "IfMatch"))
+    etag = copy.deepcopy(ETAG_HEADERS.get(name, ref(HEADERS + "ETag")))
     if name in CONDITIONAL_OPERATIONS:
         responses["304"] = {
             "description": "Not Modified: the version If-None-Match names; no body",
-            "headers": {"ETag": ref(HEADERS + "ETag")},
+            "headers": {"ETag": etag},
         }
     if "304" in responses:
         parameters.append(ref(PARAMETERS + "IfNoneMatch"))
@@ -224,7 +236,7 @@ def _finish_operation(
             continue
         headers = response.setdefault("headers", {})
         if name in ETAG_OPERATIONS:
-            headers["ETag"] = ref(HEADERS + "ETag")
+            headers["ETag"] = etag
         if status == "201":
             headers["Location"] = ref(HEADERS + "Location")
     for status, response in responses.items():

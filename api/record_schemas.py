@@ -8,6 +8,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from api.fields import PLAIN_TEXT, QueryBoolean, QueryInteger
+from api.tlog_schemas import TransparencySchema
 
 
 class TurnsQuery(Schema):
@@ -91,3 +92,13 @@ class RecordSchema(Schema):
     events = fields.List(fields.Nested(EventSchema))
     chain_head = fields.String()
     outcome = fields.Dict(allow_none=True)
+    transparency = fields.Nested(
+        TransparencySchema,
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The record's checkpoint, its signature and its inclusion proof in "
+            "the transparency log (docs/audit.md, 'Record format'); null before the game's "
+            "first checkpoint"
+        },
+    )

@@ -8,19 +8,26 @@ game"). Anyone holding a record can check it without the service's store:
    draws from the revealed seed, every undo against the game's policy, and the outcome
    (:mod:`application.audit_rules`, :mod:`application.audit_undo`), and the players'
    signatures of their moves (:mod:`application.audit_signatures`);
-5. the record's own summary fields (game, seats, moves) against its events.
+5. the record's own summary fields (game, seats, moves) against its events;
+6. its checkpoint in the service's transparency log, when it carries one or when keys are
+   pinned (:mod:`application.audit_transparency`; docs/audit.md, "Verifying a record's
+   checkpoint").
 
 The first discrepancy found is reported, naming the event and what differs."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from application.audit_chain import check_chain, check_seals, check_seed
 from application.audit_format import Discrepancy, check_structure, first_difference, moves_of
+from application.audit_keys import KeyPolicy
 from application.audit_rules import Referee
+from application.audit_transparency import NO_CHECKPOINT, TransparencyReport, check_transparency
 from application.errors import BadRequest, NotFound
+from application.signing import PublicKey
 from domain.protocol import Viewer
 
 
@@ -33,7 +40,8 @@ class VerificationReport:
     ``moves_redecided`` how many of them the rules decided again — fewer in an unfinished
     record that holds sealed events, which are checked once the game ends (docs/audit.md).
     ``signatures_checked``: how many moves carried a player's signature, each checked
-    against the public key the seat registered (docs/audit.md, "Player signatures")."""
+    against the public key the seat registered (docs/audit.md, "Player signatures").
+    ``transparency``: what its checkpoint check found (``None``: the record has none)."""
 
     ok: bool
     summary: str
@@ -48,17 +56,25 @@ class VerificationReport:
     discrepancy: str | None = None
     version: int | None = None
     event_type: str | None = None
+    transparency: TransparencyReport | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The report as JSON-ready primitives."""
         return asdict(self)
 
 
-def verify_record(record: Any) -> VerificationReport:
+def verify_record(
+    record: Any, *, pinned_keys: Iterable[PublicKey] | None = None, tree_head: Any = None
+) -> VerificationReport:
     """Check a game record completely (the module docstring lists the checks, in their
-    order); never raises on a malformed record — that is a discrepancy too."""
+    order); never raises on a malformed record — that is a discrepancy too. ``pinned_keys``:
+    the service's public keys the user trusts (none: a checkpoint's key is taken from the
+    record and reported as unpinned); ``tree_head``: a signed tree head document the user
+    kept, which the record's checkpoint must be under (docs/audit.md, "Verifying a record's
+    checkpoint")."""
     try:
         referee = audit(record)
+        transparency = check_transparency(record, KeyPolicy.of(pinned_keys), tree_head)
     except Discrepancy as found:
         game = record.get("game") if isinstance(record, dict) else None
         return VerificationReport(
@@ -69,9 +85,10 @@ def verify_record(record: Any) -> VerificationReport:
             version=found.version,
             event_type=found.type_name,
         )
+    sentence = NO_CHECKPOINT if transparency is None else transparency.sentence()
     return VerificationReport(
         ok=True,
-        summary=_summary(record, referee),
+        summary=f"{_summary(record, referee)} {sentence}",
         game_id=record["game"]["id"],
         events=len(record["events"]),
         moves=len(record["moves"]),
@@ -80,6 +97,7 @@ def verify_record(record: Any) -> VerificationReport:
         outcome=record["outcome"],
         draws_checked=referee.unchecked == 0,
         signatures_checked=referee.signed,
+        transparency=transparency,
     )
 
 

@@ -87,6 +87,9 @@ class Settings:
     trusted_proxies: int = 0
     """How many reverse proxies in front of the service append to ``X-Forwarded-For``: 0 (the
     default) ignores the header, so that no client can choose its own address."""
+    checkpoint_interval: float = 60.0
+    """Seconds between the scheduled checkpoints of running games (0: checkpoints only when a
+    game ends; docs/audit.md, "Signed checkpoints")."""
     auto_upgrade: bool = True
     """Servers and runners bring the store's schema up to date when they start (under the
     schema lock, docs/operations.md, "Schema"); ``False``: they refuse a store whose schema is
@@ -116,6 +119,7 @@ class Settings:
             max_body_bytes = int(get("MAX_BODY_BYTES", str(256 * 1024)))
             max_json_depth = int(get("MAX_JSON_DEPTH", "32"))
             lobby_expiry_seconds = int(get("LOBBY_EXPIRY_SECONDS", str(7 * 24 * 3600)))
+            checkpoint_interval = float(get("CHECKPOINT_INTERVAL", "60"))
         except ValueError as error:
             raise ConfigurationError(
                 f"A numeric GAMELEDGER_ setting is not a number: {error}"
@@ -127,6 +131,8 @@ class Settings:
             )
         if lobby_expiry_seconds < 0:
             raise ConfigurationError("GAMELEDGER_LOBBY_EXPIRY_SECONDS must not be negative.")
+        if not 0 <= checkpoint_interval < float("inf"):
+            raise ConfigurationError("GAMELEDGER_CHECKPOINT_INTERVAL must be 0 or more seconds.")
         if game_cache_mb < 0:
             raise ConfigurationError("GAMELEDGER_GAME_CACHE_MB must not be negative.")
         if postgres.pool_size < 1 or postgres.max_overflow < 0:
@@ -171,6 +177,7 @@ class Settings:
             max_body_bytes=max_body_bytes,
             max_json_depth=max_json_depth,
             lobby_expiry_seconds=lobby_expiry_seconds,
+            checkpoint_interval=checkpoint_interval,
             auto_upgrade=auto_upgrade == "yes",
             idempotency_ttl=idempotency_ttl,
             idempotency_lease=idempotency_lease,

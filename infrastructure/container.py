@@ -13,6 +13,7 @@ from typing import Any
 import psycopg
 from eventsourcing.persistence import PersistenceError
 
+from application.checkpointer import CheckpointProjection
 from application.projections.following import FollowingProjection
 from application.projections.games_list import GamesListProjection, GamesListView, ListPages
 from application.projections.turns import TurnsProjection, TurnsView
@@ -21,6 +22,7 @@ from application.service import GameLedger
 from application.shards import store_name
 from application.store import EventStorage, GameStore
 from infrastructure import schema
+from infrastructure.checkpoint_schedule import CheckpointSchedule
 from infrastructure.config import ConfigurationError, Settings
 from infrastructure.follower import FollowerFailure, LogFollower
 from infrastructure.rebuild import rebuild_read_model
@@ -40,6 +42,18 @@ class ReadModel:
 
 
 @dataclass
+class TransparencyLog:
+    """The transparency log (docs/audit.md, "The transparency log"): its store, the
+    checkpointer that follows the event log into it, and the schedule of running games'
+    checkpoints. Not a read model: never rebuilt."""
+
+    store: Any
+    projection: CheckpointProjection
+    follower: LogFollower
+    schedule: CheckpointSchedule
+
+
+@dataclass
 class Services:
     """The running parts of one process."""
 
@@ -51,7 +65,12 @@ class Services:
     list_pages: ListPages
     keys: KeyService
     """The service signing key (docs/audit.md, "Service signing key")."""
+    tlog: TransparencyLog
     read_models: dict[str, ReadModel] = field(default_factory=dict)
+
+    def followers(self) -> list[LogFollower]:
+        """Every follower of the event log: the read models' and the checkpointer's."""
+        return [*(model.follower for model in self.read_models.values()), self.tlog.follower]
 
     @property
     def games_list(self) -> GamesListView:
@@ -66,30 +85,31 @@ class Services:
         return view
 
     def failures(self) -> list[FollowerFailure]:
-        """The read models this process follows that cannot apply their next notification."""
-        return [
-            model.follower.failure
-            for model in self.read_models.values()
-            if model.follower.failure is not None
-        ]
+        """The read models (and the checkpointer, and the schedule) this process follows that
+        cannot apply their next notification (docs/operations.md, "Health")."""
+        found = [follower.failure for follower in self.followers()]
+        return [f for f in [*found, self.tlog.schedule.failure] if f is not None]
 
     def start_following(self) -> None:
-        """Keep the read models up to date in background threads."""
+        """Keep the read models and the transparency log up to date in background threads,
+        and run the schedule of running games' checkpoints."""
         self.watcher.start()
-        for model in self.read_models.values():
-            model.follower.start()
+        for follower in self.followers():
+            follower.start()
+        self.tlog.schedule.start()
 
     def catch_up(self) -> None:
-        """Bring every read model up to date now (in this thread)."""
-        for model in self.read_models.values():
-            model.follower.catch_up()
+        """Bring every read model and the transparency log up to date now (in this thread)."""
+        for follower in self.followers():
+            follower.catch_up()
 
     def wait(self, timeout: float = 5.0) -> bool:
-        """Wait until every read model has applied everything written so far."""
+        """Wait until every read model and the checkpointer have applied everything written
+        so far."""
         return all(
-            model.follower.wait(store.name, store.recorder.max_notification_id() or 0, timeout)
+            follower.wait(store.name, store.recorder.max_notification_id() or 0, timeout)
             for store in self.app.stores
-            for model in self.read_models.values()
+            for follower in self.followers()
         )
 
     def rebuild(self) -> int:
@@ -108,9 +128,10 @@ class Services:
         return applied
 
     def close(self) -> None:
-        """Stop the followers and close the stores."""
-        for model in self.read_models.values():
-            model.follower.stop()
+        """Stop the followers and the schedule, and close the stores."""
+        self.tlog.schedule.stop()
+        for follower in self.followers():
+            follower.stop()
         self.watcher.stop()
         self.app.close()
         self.storage.close()
@@ -241,12 +262,28 @@ def build_services(settings: Settings | None = None, *, create: bool = True) -> 
         records=storage.record_store(),
         list_pages=ListPages(views["games_list"], list_changes(storage, watcher, views)),
         keys=keys,
+        tlog=transparency_log(storage, app, keys, watcher),
     )
     for name, view in views.items():
         projection = _PROJECTIONS[name](app, projection_cache_bytes(settings))(view)
         follower = LogFollower(app.stores, projection, watcher)
         services.read_models[name] = ReadModel(view, projection, follower)
     return services
+
+
+def transparency_log(
+    storage: Storage, app: GameLedger, keys: KeyService, watcher: LogWatcher
+) -> TransparencyLog:
+    """The transparency log's store, its checkpointer (a follower of the event log like a read
+    model's) and the schedule (``GAMELEDGER_CHECKPOINT_INTERVAL``)."""
+    store = storage.tlog_store()
+    projection = CheckpointProjection(store, keys, app, projection_cache_bytes(storage.settings))
+    return TransparencyLog(
+        store,
+        projection,
+        LogFollower(app.stores, projection, watcher),
+        CheckpointSchedule(store, keys, storage.settings.checkpoint_interval),
+    )
 
 
 def notified_token(watcher: LogWatcher, channel: str) -> Callable[[], object] | None:

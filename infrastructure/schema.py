@@ -31,17 +31,29 @@ from infrastructure.idempotency import PART, idempotency_store
 from infrastructure.readmodels.rows import SCHEMA_VERSION as GAMES_LIST_VERSION
 from infrastructure.storage import Storage
 
+TLOG = "tlog"
+
 EVENTS_VERSION = 2
 """Version 2 of a part of the event store adds the index of each game's events by topic (the
 event log's ``?type=``)."""
-READ_MODEL_VERSIONS = {"games_list": GAMES_LIST_VERSION, "turns": 1, "records": 1, PART: 1}
+READ_MODEL_VERSIONS = {
+    "games_list": GAMES_LIST_VERSION,
+    "turns": 1,
+    "records": 1,
+    PART: 1,
+    TLOG: 1,
+}
 """Version 1 of a read model keeps its tracking position in ``<read model>_tracking`` (on
 SQLite earlier versions kept it in the library's ``tracking`` table, which the upgrade moves
 over). A read model whose shape changed (its view's ``recreate_below``; the games list at
 version 2) is made anew by the upgrade and filled again from the log by its follower. The
 ``records`` part keeps finished games' records (:mod:`infrastructure.readmodels.records`), the
 ``idempotency`` part the answers kept for ``Idempotency-Key``
-(:mod:`infrastructure.idempotency`)."""
+(:mod:`infrastructure.idempotency`), the ``tlog`` part the transparency log
+(:mod:`infrastructure.tlog_tables`: not a read model, never rebuilt nor dropped)."""
+
+KEPT_PARTS = ("records", PART, TLOG)
+"""The parts that are not read models: created by their store's own statements."""
 
 SHARDS = "shards"
 """The row of the first part's version table that counts the parts the store has had: a store
@@ -285,10 +297,8 @@ def _postgres_ddl(storage: Storage, part: Part, version: int) -> list[Any]:
                 if not statement.as_string().startswith("CREATE OR REPLACE FUNCTION"):
                     statements.append(statement)
         return [*statements, *recorders.topic_index]
-    if part.name == "records":
-        return list(storage.record_store().ddl())
-    if part.name == PART:
-        return idempotency_store(storage).ddl()
+    if part.name in KEPT_PARTS:
+        return list(_kept_store(storage, part.name).ddl())
     view = storage.read_model(part.name)
     schema = storage.settings.postgres.schema
     drop = [
@@ -348,9 +358,8 @@ def _sqlite_create(conn: sqlite3.Connection, storage: Storage, part: Part, versi
                 conn.execute(statement)
         for statement in recorders.topic_index:
             conn.execute(statement)
-    elif part.name in ("records", PART):
-        kept = storage.record_store() if part.name == "records" else idempotency_store(storage)
-        for statement in kept.ddl():
+    elif part.name in KEPT_PARTS:
+        for statement in _kept_store(storage, part.name).ddl():
             conn.execute(statement)
     else:
         view = storage.read_model(part.name)
@@ -361,6 +370,15 @@ def _sqlite_create(conn: sqlite3.Connection, storage: Storage, part: Part, versi
             conn.execute(statement)
         _move_legacy_tracking(conn, view.tracking_name)
     conn.execute(_SQLITE_SET_VERSION, (part.name, part.version))
+
+
+def _kept_store(storage: Storage, name: str) -> Any:
+    """The store of a part that is not a read model (:data:`KEPT_PARTS`)."""
+    if name == "records":
+        return storage.record_store()
+    if name == TLOG:
+        return storage.tlog_store()
+    return idempotency_store(storage)
 
 
 def _move_legacy_tracking(conn: sqlite3.Connection, table: str) -> None:

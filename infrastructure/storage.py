@@ -46,6 +46,8 @@ from infrastructure.readmodels.postgres_turns import PostgresTurnsView
 from infrastructure.readmodels.records import PostgresRecordStore, SQLiteRecordStore
 from infrastructure.readmodels.sqlite_games_list import SQLiteGamesListView
 from infrastructure.readmodels.sqlite_turns import SQLiteTurnsView
+from infrastructure.tlog_postgres import PostgresLogStore
+from infrastructure.tlog_sqlite import SQLiteLogStore
 
 READ_MODELS = ("games_list", "turns")
 """Every read model, by name (the projections of application/projections/)."""
@@ -354,6 +356,14 @@ class Storage:
         if self.postgres is not None:
             return PostgresRecordStore(self.postgres)
         return SQLiteRecordStore(self.sqlite("records"))
+
+    def tlog_store(self) -> Any:
+        """The transparency log (:mod:`infrastructure.tlog_sqlite`,
+        :mod:`infrastructure.tlog_postgres`): in PostgreSQL beside the event store, in SQLite
+        in its own file ``<stem>-tlog.db``."""
+        if self.postgres is not None:
+            return PostgresLogStore(self.postgres)
+        return SQLiteLogStore(self.sqlite("tlog"))
 
     def close(self) -> None:
         """Close every connection."""

@@ -1,8 +1,8 @@
 """The routes of ``/api/v1`` (docs/api.md, "Endpoints"), one flask-smorest blueprint per
 resource, each in its own module: games, seats, moves, turns, undo, forks, records,
-rendering, lobby, streams, keys. Each route is thin: it reads the request, calls one use case and
-shapes the answer; errors are raised and turned into problem+json by api/errors.py, and
-declared by api/problems.py."""
+rendering, lobby, streams, keys, transparency. Each route is thin: it reads the request,
+calls one use case and shapes the answer; errors are raised and turned into problem+json by
+api/errors.py, and declared by api/problems.py."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from api.resources import (
     rendering,
     seats,
     streams,
+    transparency,
     turns,
     undo,
 )
@@ -33,5 +34,6 @@ BLUEPRINTS: tuple[Blueprint, ...] = (
     lobby.blp,
     streams.blp,
     keys.blp,
+    transparency.blp,
 )
 """Every blueprint, in the order the OpenAPI document lists their tags."""

@@ -1,6 +1,8 @@
 """Records: a game's event log and its self-contained record (docs/audit.md). A record is
 imported and verified with the CLI (``gameledger import``, ``gameledger verify``), not over
-HTTP."""
+HTTP. A record carries its ``transparency`` (its checkpoint, signature and inclusion proof in
+the transparency log; docs/audit.md, "Record format"), attached to each answer: its ``ETag``
+is the game's version and the size of the tree head proved against (``"<version>-<size>"``)."""
 
 from __future__ import annotations
 
@@ -8,11 +10,12 @@ from typing import Any
 
 from werkzeug.wrappers import Response
 
-from api import problems, schemas
+from api import problems, schemas, tlog_schemas
 from api.problems import Failure
 from api.requests import Blueprint, bearer_token, game_uuid
-from api.resources.common import PREFIX, Answer, document_answer, services, with_etag
+from api.resources.common import PREFIX, Answer, services, with_etag
 from application.records import record_document
+from application.transparency import transparency_of, with_transparency
 
 blp = Blueprint("records", __name__, url_prefix=PREFIX, description="The event log, the record")
 
@@ -31,13 +34,21 @@ def event_log(query: dict[str, Any], game_id: str) -> Answer:
 
 
 @blp.route("/games/<game_id>/record", methods=["GET"])
+@blp.arguments(tlog_schemas.RecordQuery(), location="query")
 @blp.response(200, schemas.RecordSchema)
-@blp.problems(problems.VIEWER, problems.GAME)
-def game_record(game_id: str) -> Response:
+@blp.problems(problems.QUERY, problems.VIEWER, problems.GAME, Failure(404, "tree-head-not-found"))
+def game_record(query: dict[str, Any], game_id: str) -> Response:
     """The game's self-contained record as the viewer may see it: moves, every event with its
-    hash, the seed once the game has ended, the outcome (docs/audit.md). A finished game's
-    record is built once and served from storage."""
+    hash, the seed once the game has ended, the outcome (docs/audit.md), and its
+    ``transparency``: its latest checkpoint with the inclusion proof against the latest signed
+    tree head, or the stored one of ``tree_size`` entries. A finished game's record is built
+    once and served from storage; ``transparency`` is added to each answer."""
     found = services()
-    return document_answer(
-        record_document(found.app, found.records, game_uuid(game_id), bearer_token())
+    uuid = game_uuid(game_id)
+    document = record_document(found.app, found.records, uuid, bearer_token())
+    transparency, head = transparency_of(
+        found.tlog.store, found.keys, str(uuid), document.version, query["tree_size"]
     )
+    answer = Response(with_transparency(document.body, transparency), mimetype="application/json")
+    answer.headers["ETag"] = f'"{document.version}-{head["size"]}"'
+    return answer

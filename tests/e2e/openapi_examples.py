@@ -96,13 +96,33 @@ def _play(services: Any) -> dict[str, Any]:
     )
     found["problem"] = stale.json
     _arbiter(client, found, call)
-    _lobby(client, call)
+    ended = _lobby(client, call, services.catch_up)
+    services.catch_up()  # the checkpointer logs the ended games
+    _log(ended, call)
     return _cut(found)
 
 
-def _lobby(client: Any, call: Any) -> None:
+def _log(game: str, call: Any) -> None:
+    """The transparency log once games have ended: its heads, entries and proofs, a finished
+    game's checkpoints, and its record with its ``transparency``."""
+    base = "/api/v1"
+    head = call("latest_tree_head", "GET", f"{base}/log/tree-head")
+    size = head["size"]
+    call("tree_head", "GET", f"{base}/log/tree-heads/{size}")
+    call("log_entries", "GET", f"{base}/log/entries?limit=2")
+    call("inclusion_proof", "GET", f"{base}/log/proofs/inclusion?leaf_index=0&tree_size={size}")
+    call("consistency_proof", "GET", f"{base}/log/proofs/consistency?first=1&second={size}")
+    call("game_checkpoints_list", "GET", f"{base}/games/{game}/checkpoints")
+    call("game_record", "GET", f"{base}/games/{game}/record")
+
+
+def _lobby(client: Any, call: Any, settle: Any) -> str:
     """The lobby verbs: leave and abort a waiting game; resign a game of two (which ends
-    it), play it again and claim a seat of the rematch."""
+    it), play it again and claim a seat of the rematch. The aborted game's id (``settle``
+    after the abort: its checkpoint makes a tree head of its own).
+
+    (The resigned game's record is not the example: an outcome by resignation does not match
+    the typed outcome of the OpenAPI document, which a finished record would show.)"""
     base = "/api/v1"
     waiting = client.post(f"{base}/games", json={"game": "azul", "players": 2}).json
     game = f"{base}/games/{waiting['id']}"
@@ -111,6 +131,8 @@ def _lobby(client: Any, call: Any) -> None:
     left = call("leave_game", "POST", f"{game}/leave", body, token=seat["token"])
     body = {"expected_version": left["version"]}
     call("abort_game", "POST", f"{game}/abort", body, token=waiting["creator_token"])
+    settle()
+    aborted = str(waiting["id"])
     created = client.post(f"{base}/games", json={"game": "azul", "players": 2}).json
     game = f"{base}/games/{created['id']}"
     tokens = [client.post(f"{game}/seats", json={"name": n}).json["token"] for n in ("Ann", "Bob")]
@@ -119,6 +141,7 @@ def _lobby(client: Any, call: Any) -> None:
     again = call("rematch_game", "POST", f"{game}/rematch", token=tokens[1])
     claim = {"public_key": PlayerKey().public}
     call("claim_seat", "POST", f"{base}/games/{again['game_id']}/claim", claim, token=tokens[0])
+    return aborted
 
 
 def _arbiter(client: Any, found: dict[str, Any], call: Any) -> None:

@@ -70,6 +70,14 @@ BLUEPRINTS = {
         ("GET", "/api/v1/games/stream"),
     },
     "keys": {("GET", "/api/v1/keys")},
+    "transparency": {
+        ("GET", "/api/v1/log/tree-head"),
+        ("GET", "/api/v1/log/tree-heads/<turn:size>"),
+        ("GET", "/api/v1/log/entries"),
+        ("GET", "/api/v1/log/proofs/inclusion"),
+        ("GET", "/api/v1/log/proofs/consistency"),
+        ("GET", "/api/v1/games/<game_id>/checkpoints"),
+    },
 }
 """Each resource's blueprint (named after its module in api/resources/) and its routes."""
 
@@ -95,7 +103,7 @@ DECLARED = {
     ("post", "/api/v1/games/{game_id}/arbiter/undo"): IDEMPOTENT | COMMAND,
     ("post", "/api/v1/games/{game_id}/forks"): IDEMPOTENT | BODY | {401, 403, 404, 409},
     ("get", "/api/v1/games/{game_id}/events"): LIMITED | {400, 401, 403, 404},
-    ("get", "/api/v1/games/{game_id}/record"): LIMITED | {401, 403, 404},
+    ("get", "/api/v1/games/{game_id}/record"): LIMITED | {400, 401, 403, 404},
     ("get", "/api/v1/game-types/carcassonne/tiles"): LIMITED,
     ("get", "/api/v1/game-types/risk/map"): LIMITED,
     ("post", "/api/v1/games/{game_id}/leave"): IDEMPOTENT | BODY | {401, 403, 404, 409},
@@ -106,10 +114,16 @@ DECLARED = {
     ("get", "/api/v1/games/{game_id}/stream"): LIMITED | {400, 401, 403, 404, 503},
     ("get", "/api/v1/games/stream"): LIMITED | {400, 503},
     ("get", "/api/v1/keys"): LIMITED,
+    ("get", "/api/v1/log/tree-head"): LIMITED,
+    ("get", "/api/v1/log/tree-heads/{size}"): LIMITED | {404},
+    ("get", "/api/v1/log/entries"): LIMITED | {400},
+    ("get", "/api/v1/log/proofs/inclusion"): LIMITED | {400, 404, 422},
+    ("get", "/api/v1/log/proofs/consistency"): LIMITED | {400, 404, 422},
+    ("get", "/api/v1/games/{game_id}/checkpoints"): LIMITED | {404},
 }
 """The problem statuses each operation declares (docs/api.md, "Errors": which and why).
-GET /game-types, the rendering data and the signing keys read nothing from the request: they
-can only be rate limited."""
+GET /game-types, the rendering data, the signing keys and the latest tree head read nothing from
+the request: they can only be rate limited."""
 
 
 @pytest.fixture

@@ -1,0 +1,257 @@
+"""Checking a record's ``transparency`` field (issue 14, part 4; docs/audit.md, "Verifying a
+record's checkpoint"), after the record itself has verified. The rules, in order:
+
+1. no ``transparency`` (null or absent): fine without pinned keys (reported as no
+   checkpoint); with pinned keys, or a tree head to check against, refused;
+2. the checkpoint belongs to the record: same game id, a version the record has, that
+   event's hash as ``chain_head``; a record whose game is over carries an ``ended: true``
+   checkpoint of the event that ended it or of one after it (only ``RematchCreated`` follows
+   the end, and gets a checkpoint of its own), and one whose game is not over an
+   ``ended: false`` one;
+3. the checkpoint's signature verifies under ``public_key``, ``key_id`` is that key's id, and
+   with pinned keys it is a pinned key (:mod:`application.audit_keys`);
+4. the tree head's signature, by the same key policy;
+5. the inclusion proof leads from the checkpoint's leaf to the tree head's root
+   (``domain.merkle.verify_inclusion``);
+6. a tree head given by the user (``--tree-head``): its signature by the key policy; of the
+   same size as the record's, the same root (else the log was rewritten); of another size, the
+   advice to export the record again with the proof for that size.
+
+The first rule broken raises :class:`application.audit_format.Discrepancy` naming the field."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from application import audit_documents as documents
+from application.audit_documents import DocumentError, TreeHead
+from application.audit_format import Discrepancy
+from application.audit_keys import KeyPolicy, SignatureRefused
+from application.checkpoints import checkpoint_bytes, tree_head_bytes
+from application.signing import PublicKey
+from domain.merkle import leaf_hash, verify_inclusion
+
+FIELDS = ("checkpoint", "signature", "public_key", "leaf_index", "tree_head", "inclusion_proof")
+"""The fields of a record's ``transparency``."""
+
+AFTER_THE_END = frozenset({"RematchCreated"})
+"""Events that may follow the end of a game (docs/audit.md, "Lobby events")."""
+
+OVER_WITHOUT_OUTCOME = frozenset({"GameAborted", "GameExpired"})
+"""Events that end a game without an outcome."""
+
+
+@dataclass(frozen=True)
+class TransparencyReport:
+    """What the checkpoint check found (``verify --json``'s ``transparency``): ``checked``
+    — every signature was verified (false only unpinned, for a tree head signed by a key the
+    record does not carry); the checkpoint's ``key_id``, ``version`` and ``ended``; whether
+    keys were ``pinned``; its ``leaf_index`` in the tree of ``tree_size`` entries with root
+    ``root_hash``; the tree head's signer; whether a tree head given was compared."""
+
+    checked: bool
+    key_id: str
+    pinned: bool
+    leaf_index: int
+    tree_size: int
+    root_hash: str
+    ended: bool
+    version: int
+    tree_head_key_id: str
+    tree_head_given: bool
+
+    def sentence(self) -> str:
+        """The summary's sentence on the checkpoint."""
+        state = "ended" if self.ended else "running"
+        found = (
+            f"Checkpoint: event {self.version} ({state}) is in the service's log, entry "
+            f"{self.leaf_index} of the tree of size {self.tree_size} (root {self.root_hash})"
+        )
+        if self.tree_head_given:
+            found += ", the tree head given"
+        if self.pinned:
+            return f"{found}; signed by pinned key {self.key_id}."
+        found += (
+            f"; signed by key {self.key_id}, unpinned: the key came from the record itself, so "
+            "this shows only that the record is consistent with itself (pin the service's key "
+            "with --key or --keys)"
+        )
+        if not self.checked:
+            found += (
+                f"; the tree head's signature (key {self.tree_head_key_id}, not in the record) "
+                "was not checked"
+            )
+        return found + "."
+
+
+NO_CHECKPOINT = "No checkpoint (not in the service's log)."
+"""The summary's sentence for a record without ``transparency``, checked without pins."""
+
+
+def check_transparency(
+    record: dict[str, Any], keys: KeyPolicy, given: Any | None = None
+) -> TransparencyReport | None:
+    """Rules 1 to 6 (module docstring) on a record that verified; ``None`` for a record without
+    a checkpoint that may go without one. ``given`` is a tree head document the user kept."""
+    field = record.get("transparency")
+    if field is None:
+        if keys.is_pinned or given is not None:
+            why = "pinned keys were given" if keys.is_pinned else "a tree head was given"
+            raise Discrepancy(
+                "no checkpoint: the record has no transparency field, so nothing shows it is "
+                f"the game the service logged ({why}; export the record again from the "
+                "service, or it never logged this game)"
+            )
+        return None
+    try:
+        return _check(record, field, keys, given)
+    except (DocumentError, SignatureRefused) as error:
+        raise Discrepancy(str(error)) from None
+
+
+def _check(
+    record: dict[str, Any], field: Any, keys: KeyPolicy, given: Any | None
+) -> TransparencyReport:
+    if not isinstance(field, dict):
+        raise DocumentError("transparency must be an object or null")
+    for name in FIELDS:
+        if name not in field:
+            raise DocumentError(f"transparency.{name} is missing")
+    checkpoint = documents.checkpoint(field["checkpoint"], "transparency.checkpoint")
+    _belongs(record, checkpoint)
+    carried = _signed_checkpoint(field, checkpoint, keys)
+    head = documents.tree_head(field["tree_head"], "transparency.tree_head")
+    key_for_head = carried if carried.key_id == head.key_id else None
+    signed = tree_head_bytes(head.document)
+    checked = keys.check(
+        "transparency.tree_head", head.key_id, signed, head.signature, key_for_head
+    )
+    index = field["leaf_index"]
+    if not isinstance(index, int) or isinstance(index, bool) or index < 0:
+        raise DocumentError("transparency.leaf_index must be a whole number of at least 0")
+    proof = documents.hash_list(field["inclusion_proof"], "transparency.inclusion_proof")
+    leaf = leaf_hash(checkpoint_bytes(checkpoint))
+    if not verify_inclusion(leaf, index, head.size, proof, head.root):
+        raise DocumentError(
+            f"the checkpoint is not in the log: transparency.inclusion_proof does not lead from "
+            f"the checkpoint as entry {index} to the root {head.root_hash} of the tree of size "
+            f"{head.size} (the checkpoint, its place, the proof or the tree head was changed)"
+        )
+    if given is not None:
+        place = (record["game"]["id"], index)
+        checked = _against_given(head, given, keys, carried, place) and checked
+    return TransparencyReport(
+        checked=checked,
+        key_id=checkpoint["key_id"],
+        pinned=keys.is_pinned,
+        leaf_index=index,
+        tree_size=head.size,
+        root_hash=head.root_hash,
+        ended=checkpoint["ended"],
+        version=checkpoint["version"],
+        tree_head_key_id=head.key_id,
+        tree_head_given=given is not None,
+    )
+
+
+def _belongs(record: dict[str, Any], checkpoint: dict[str, Any]) -> None:
+    """Rule 2: the checkpoint is of this record's history, and of its end if it ended."""
+    events: list[dict[str, Any]] = record["events"]
+    game_id = record["game"]["id"]
+    if checkpoint["game"] != game_id:
+        raise DocumentError(
+            f"transparency.checkpoint.game is {checkpoint['game']}, the record's game.id is "
+            f"{game_id}"
+        )
+    version = checkpoint["version"]
+    if version > len(events):
+        raise DocumentError(
+            f"transparency.checkpoint.version is {version}, the record ends at event "
+            f"{len(events)}: the service logged another history of this game"
+        )
+    at = events[version - 1]
+    if checkpoint["chain_head"] != at["hash"]:
+        raise DocumentError(
+            f"transparency.checkpoint.chain_head is {checkpoint['chain_head']}, the record's "
+            f"event {version} ({at['type']}) has hash {at['hash']}: the service logged another "
+            "history of this game"
+        )
+    end = _ended_at(record)
+    if end is None and checkpoint["ended"]:
+        raise DocumentError(
+            f"transparency.checkpoint.ended is true at event {version}, but the record's game "
+            "is not over"
+        )
+    if end is not None and not (checkpoint["ended"] and version >= end):
+        raise DocumentError(
+            f"transparency.checkpoint is of event {version} (ended: "
+            f"{str(checkpoint['ended']).lower()}), but the record's game ended at event {end} "
+            f"({events[end - 1]['type']}): a finished record carries an ended: true "
+            "checkpoint of its end or after it"
+        )
+
+
+def _ended_at(record: dict[str, Any]) -> int | None:
+    """The version of the event that ended the record's game, or ``None`` while it runs."""
+    events: list[dict[str, Any]] = record["events"]
+    last = len(events)
+    while last > 1 and events[last - 1]["type"] in AFTER_THE_END:
+        last -= 1
+    if record["outcome"] is not None or events[last - 1]["type"] in OVER_WITHOUT_OUTCOME:
+        return last
+    return None
+
+
+def _signed_checkpoint(
+    field: dict[str, Any], checkpoint: dict[str, Any], keys: KeyPolicy
+) -> PublicKey:
+    """Rule 3: the checkpoint's signature under the record's key, then the key policy; the
+    record's key."""
+    carried = documents.public_key(field["public_key"], "transparency.public_key")
+    signature = documents.signature(field["signature"], "transparency.signature")
+    if checkpoint["key_id"] != carried.key_id:
+        raise DocumentError(
+            f"transparency.checkpoint.key_id is {checkpoint['key_id']}, but "
+            f"transparency.public_key is the key {carried.key_id}"
+        )
+    if not carried.verify(checkpoint_bytes(checkpoint), signature):
+        raise DocumentError(
+            f"transparency.signature does not verify under transparency.public_key (key "
+            f"{carried.key_id}): the checkpoint or its signature was changed"
+        )
+    keys.check("the checkpoint", carried.key_id, checkpoint_bytes(checkpoint), signature, carried)
+    return carried
+
+
+def _against_given(
+    head: TreeHead, given: Any, keys: KeyPolicy, carried: PublicKey, place: tuple[str, int]
+) -> bool:
+    """Rule 6: the record's tree head against the one the user kept (``place``: the game id
+    and the checkpoint's leaf index, for the advice); whether the given head's signature was
+    checked."""
+    game_id, index = place
+    kept = documents.tree_head(given, "the tree head given")
+    key = carried if carried.key_id == kept.key_id else None
+    checked = keys.check(
+        "the tree head given", kept.key_id, tree_head_bytes(kept.document), kept.signature, key
+    )
+    if kept.size == head.size:
+        if kept.root_hash != head.root_hash:
+            raise DocumentError(
+                f"the log was rewritten: the tree head given and the record's are both of size "
+                f"{head.size}, with roots {kept.root_hash} and {head.root_hash}"
+            )
+        return checked
+    if kept.size <= index:
+        raise DocumentError(
+            f"the record's inclusion proof is for tree size {head.size}, the tree head given is "
+            f"of size {kept.size}, older than the checkpoint (entry {index}): keep a newer tree "
+            "head, check that the one given is a prefix of it (gameledger verify-log OLD NEW), "
+            "and verify the record against the newer one"
+        )
+    raise DocumentError(
+        f"the record's inclusion proof is for tree size {head.size}, the tree head given is of "
+        f"size {kept.size}: export the record again with --tree-size {kept.size} (or GET "
+        f"/api/v1/games/{game_id}/record?tree_size={kept.size})"
+    )
