@@ -621,7 +621,7 @@ class Game(Aggregate):
         if self.undo_request is not None:
             raise GameNotReady("undo-pending", "An undo request is waiting for answers.")
         lobby.check_move(seat, self.players, self.resigned, self.rules.out_of_play(self.state))
-        self._move(seat, move_json, notation, signed=True, signature=signature)
+        self._move(seat, move_json, notation, by_player=True, signature=signature)
         self.play_resigned()
 
     def _move(
@@ -630,18 +630,19 @@ class Game(Aggregate):
         move_json: Any,
         notation: str | None = None,
         *,
-        signed: bool = False,
+        by_player: bool = False,
         signature: str | None = None,
     ) -> None:
-        """One move of a seat, recorded with its consequences. ``signed``: a player's move,
-        whose signature is checked (the bot's moves for a resigned seat are not)."""
+        """One move of a seat, recorded with its consequences. ``by_player``: a move the
+        player sent, whose signature is checked; the bot's moves for a resigned seat are the
+        service's, never signed (docs/audit.md, "Player signatures")."""
         rules = self.rules
         move = (
             rules.parse_notation(notation) if notation is not None else rules.parse_move(move_json)
         )
         written = rules.move_to_json(move)
         fields: dict[str, Any] = {"seat": seat, "move": written, "notation": rules.notation(move)}
-        if signed:
+        if by_player:
             seat_held = self.seats[seat] or {}
             move_signatures.check_move_signature(
                 seat_held.get("public_key"),
