@@ -80,10 +80,13 @@ def outcome_details_schema(details: object) -> Schema:
     resignation = copy.deepcopy(json_schema(ResignationDetails))
     defs.update(resignation.pop("$defs", {}))
     own["properties"]["resigned"] = copy.deepcopy(resignation["properties"]["resigned"])
-    found: Schema = {"oneOf": [own, resignation]}
-    if defs:
-        found["$defs"] = defs
-    return found
+    own_name = str(own.get("title", "OutcomeDetails"))
+    defs[own_name] = own
+    defs["ResignationDetails"] = resignation
+    return {
+        "oneOf": [{"$ref": f"#/$defs/{own_name}"}, {"$ref": "#/$defs/ResignationDetails"}],
+        "$defs": defs,
+    }
 
 
 @cache
