@@ -156,7 +156,8 @@ def typed_schemas(schemas: dict[str, Any]) -> None:
         moves.append(move)
         view = components.lift(prefix, prefix + "View", contract.view)
         options = components.lift(prefix, prefix + "Options", contract.options)
-        details = components.lift(prefix, prefix + "OutcomeDetails", contract.outcome_details)
+        # the rules' details (``<Game>OutcomeDetails``) or ``<Game>ResignationDetails``
+        details = components.lift(prefix, prefix + "OutcomeDetailsUnion", contract.outcome_details)
         outcome = components.add(prefix + "Outcome", closed(base["Outcome"], details=ref(details)))
         typed = {
             "game": const,

@@ -1,8 +1,9 @@
 """marshmallow schemas of the moves resource and of undo (docs/api.md, "Endpoints": moves,
 undo; "Ledger settings: undo and tournaments"): a move request and the legal moves of a seat,
 the three undo requests (a player's, an answer, the arbiter's), and what every accepted
-command answers (``Played``: the version after it and how many events it caused). Requests
-refuse unknown fields (marshmallow's default). Re-exported by :mod:`api.schemas`."""
+command answers (``Played``: the version after it and how many events it caused), and a
+seat's optional public key (issue 14, part 5). Requests refuse unknown fields (marshmallow's
+default). Re-exported by :mod:`api.schemas`."""
 
 from __future__ import annotations
 
@@ -12,6 +13,24 @@ from api.fields import StrictBoolean, StrictInteger
 
 MAX_TEXT = 2000
 """The longest notation a move request may carry."""
+
+MAX_KEY_TEXT = 200
+"""The longest public key or signature text a request may carry (a key is 43 characters, a
+signature 86: the service says what is wrong with anything longer by its code)."""
+
+
+def public_key_field() -> fields.String:
+    """A seat's optional Ed25519 public key, in a join or a rematch's claim (docs/api.md,
+    "Signed moves"): checked by the game (422 ``bad-public-key``), not by the schema."""
+    return fields.String(
+        load_default=None,
+        validate=validate.Length(min=1, max=MAX_KEY_TEXT),
+        metadata={
+            "description": "Optional: your Ed25519 public key, its raw 32 bytes in unpadded "
+            "base64url. Public and recorded in SeatJoined; every move of the seat must then "
+            "carry a signature (docs/api.md, 'Signed moves')"
+        },
+    )
 
 
 class UndoRequest(Schema):
@@ -52,6 +71,16 @@ class MoveRequest(Schema):
         load_default=None,
         metadata={
             "description": "The game version the move was decided on; or send it as If-Match"
+        },
+    )
+    signature = fields.String(
+        load_default=None,
+        validate=validate.Length(min=1, max=MAX_KEY_TEXT),
+        metadata={
+            "description": "A seat that registered a public_key signs every move: the "
+            "unpadded base64url Ed25519 signature of the canonical JSON of {game, version: "
+            "the version the move was decided on, move: the move's JSON as the legal moves "
+            "list it} (docs/api.md, 'Signed moves')"
         },
     )
 

@@ -29,6 +29,7 @@ from api.move_schemas import (
     PlayedSchema,
     UndoAnswer,
     UndoRequest,
+    public_key_field,
 )
 from api.record_schemas import (
     EventPageSchema,
@@ -133,6 +134,7 @@ class JoinRequest(Schema):
         validate=validate.Length(min=1, max=256),
         metadata={"description": "A private game's join secret (docs/api.md, 'Lobby')"},
     )
+    public_key = public_key_field()
 
 
 class ViewQuery(Schema):

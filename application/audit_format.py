@@ -32,9 +32,14 @@ LEDGER_FIELDS: dict[str, frozenset[str]] = {
 """The ledger's own event types and the fields their public data has (the game's own events
 are everything else)."""
 
-OPTIONAL_FIELDS: dict[str, frozenset[str]] = {"Created": frozenset({"private", "rematch_of"})}
+OPTIONAL_FIELDS: dict[str, frozenset[str]] = {
+    "Created": frozenset({"private", "rematch_of"}),
+    "SeatJoined": frozenset({"public_key"}),
+    "MoveMade": frozenset({"signature"}),
+}
 """Fields a ledger event has only sometimes: a private game's and a rematch's ``Created``
-(docs/api.md, "Lobby")."""
+(docs/api.md, "Lobby"); a seat's public key and its moves' signatures (docs/api.md, "Signed
+moves")."""
 
 _HASH = re.compile(r"[0-9a-f]{64}")
 _SHOWN = 80

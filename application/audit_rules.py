@@ -3,7 +3,8 @@ means"): the rules re-decide the game from its first event. Each begin and each 
 decided again from the state before it — the seat must be one the rules let act, the move
 one of its legal moves — and the rules' events, drawn from the revealed seed, must equal the
 recorded ones exactly; only then are they evolved. Undo events are decided again by the
-game's own undo policy (:mod:`domain.undo`) in :mod:`application.audit_undo`. Without the
+game's own undo policy (:mod:`domain.undo`) in :mod:`application.audit_undo`; the players'
+signatures of their moves are checked in :mod:`application.audit_signatures`. Without the
 seed (an unfinished game) a begin or move that needs a draw is accepted as recorded once its
 legality is checked, and counted."""
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from application import audit_lobby, audit_undo
+from application import audit_lobby, audit_signatures, audit_undo
 from application.audit_format import (
     LEDGER_FIELDS,
     OPTIONAL_FIELDS,
@@ -68,6 +69,8 @@ class Referee:
         self.undone = 0
         self.unchecked = 0
         self.resigned: list[int] = []
+        self.keys: list[str | None] = []
+        self.signed = 0
         self.closed = ""
         self.rematch = ""
 
@@ -165,6 +168,7 @@ class Referee:
             raise Discrepancy(error.message, *where) from None
         self.players, self.options, self.settings = players, options, settings
         self.seated = [False] * players
+        self.keys = [None] * players
         if data.get("private", True) is not True:
             raise Discrepancy("data.private is only ever true (absent otherwise)", *where)
         if not isinstance(data.get("rematch_of", ""), str):
@@ -187,6 +191,7 @@ class Referee:
             raise Discrepancy(f"seat {show(seat)} is not free", item["version"], "SeatJoined")
         if not isinstance(data["name"], str):
             raise Discrepancy("a seat's name is a string", item["version"], "SeatJoined")
+        audit_signatures.seat_joined(self, item, seat)
         self.seated[seat] = True
         if all(self.seated) and not self.effective:
             expected = self.decide(item, lambda rng: self.rules.begin(self.state, rng))
@@ -218,6 +223,7 @@ class Referee:
         )
         if difference:
             raise Discrepancy(difference, version, "MoveMade")
+        audit_signatures.move_made(self, item, seat)
         exhaustive = not rules.open_moves
         if exhaustive and move not in rules.legal_moves(self.state, seat):
             notation = rules.notation(move)

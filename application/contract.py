@@ -10,6 +10,7 @@ fails validation instead of slipping through to clients.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, cast
@@ -19,6 +20,7 @@ from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import core_schema
 
 from domain.ledger_events import LEDGER_EVENTS
+from domain.lobby import ResignationDetails
 from domain.protocol import Rules
 
 Schema = dict[str, Any]
@@ -63,8 +65,28 @@ def game_contract(rules: Rules[Any, Any]) -> GameContract:
         move=json_schema(rules.shapes.move),
         view=json_schema(rules.shapes.view),
         options=json_schema(rules.shapes.options),
-        outcome_details=json_schema(rules.shapes.outcome_details),
+        outcome_details=outcome_details_schema(rules.shapes.outcome_details),
     )
+
+
+def outcome_details_schema(details: object) -> Schema:
+    """What ``Outcome.details`` may hold in a game whose rules give ``details``: the rules'
+    own, with ``resigned`` (the seats that resigned, in order) when seats resigned and the
+    rules still ended the game; or, when the game ended by resignation, only
+    :class:`domain.lobby.ResignationDetails` (docs/api.md, "Lobby"; ``domain.lobby.ranked``
+    and ``resigned_outcome``)."""
+    own = copy.deepcopy(json_schema(details))
+    defs = own.pop("$defs", {})
+    resignation = copy.deepcopy(json_schema(ResignationDetails))
+    defs.update(resignation.pop("$defs", {}))
+    own["properties"]["resigned"] = copy.deepcopy(resignation["properties"]["resigned"])
+    own_name = str(own.get("title", "OutcomeDetails"))
+    defs[own_name] = own
+    defs["ResignationDetails"] = resignation
+    return {
+        "oneOf": [{"$ref": f"#/$defs/{own_name}"}, {"$ref": "#/$defs/ResignationDetails"}],
+        "$defs": defs,
+    }
 
 
 @cache

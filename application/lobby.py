@@ -152,10 +152,18 @@ def rematch(ledger: GameLedger, game_id: UUID, token: str) -> Rematched:
     return Rematched(rematch_id, creator)
 
 
-def claim(ledger: GameLedger, game_id: UUID, old_token: str, expiry_seconds: int = 0) -> Joined:
+def claim(
+    ledger: GameLedger,
+    game_id: UUID,
+    old_token: str,
+    expiry_seconds: int = 0,
+    public_key: str | None = None,
+) -> Joined:
     """The holder of a seat's token in the game a rematch replays takes the same seat, under
     the same name, with a new token (shown once); nobody else can take it. A rematch waiting
-    past ``expiry_seconds`` (0: never) is expired now and refused, as a join is."""
+    past ``expiry_seconds`` (0: never) is expired now and refused, as a join is. A public key
+    is not carried over from the replayed game: the claim registers ``public_key`` (the
+    seat then signs its moves) or none, as a join does (docs/api.md, "Signed moves")."""
     with ledger.games.reading(game_id) as game:
         origin = game.rematch_of
     if not origin:
@@ -175,7 +183,7 @@ def claim(ledger: GameLedger, game_id: UUID, old_token: str, expiry_seconds: int
             raise InvalidToken("invalid-token", "That token held no seat in the replayed game.")
         if game.seats[seat] is not None:
             raise SeatUnavailable("seat-taken", f"Seat {seat} is already claimed.")
-        game.join(seat, name, commitment(token))
+        game.join(seat, name, commitment(token), public_key)
 
     try:
         saved = ledger.games.command(game_id, None, take)[0]

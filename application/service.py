@@ -210,19 +210,22 @@ class GameLedger(GameReads):
         *,
         secret: str | None = None,
         expiry_seconds: int = 0,
+        public_key: str | None = None,
     ) -> Joined:
         """Take a seat (the given one, or the first free one) and get its secret token; when
         another seat is taken meanwhile, the seat is chosen again on the new state. The lobby
         decides first (:func:`application.admission.admit`): a private game's ``secret``; a
         game waiting longer than ``expiry_seconds`` (0: never) is expired now — its
-        ``GameExpired`` recorded — and refused."""
+        ``GameExpired`` recorded — and refused. ``public_key``: the player's Ed25519 key
+        (unpadded base64url), recorded in ``SeatJoined``; the seat then signs every move
+        (docs/api.md, "Signed moves"; ``bad-public-key`` when it is not one)."""
         token = new_token()
         now = datetime.now(UTC)
 
         def take(game: Game) -> int:
             admit(game, secret, expiry_seconds, now)
             chosen = seat if seat is not None else first_free(game)
-            game.join(chosen, name, commitment(token))
+            game.join(chosen, name, commitment(token), public_key)
             return chosen
 
         try:
@@ -254,18 +257,22 @@ class GameLedger(GameReads):
         expected_version: int,
         *,
         notation: str | None = None,
+        signature: str | None = None,
     ) -> Played:
         """The seat holding ``token`` makes a move on the version it saw: ``move`` in its JSON
         form, or (``move`` None) ``notation`` in the game's notation, read here with the one
         load of the game. The move and all its consequences are saved in one transaction, or
-        nothing is."""
+        nothing is. A seat that registered a public key signs the move as decided on
+        ``expected_version`` (``signature``; docs/api.md, "Signed moves"): the version is
+        checked to be the game's before the signature is
+        (:func:`domain.move_signatures.check_move_signature`, called by the game)."""
         if (move is None) == (notation is None):
             raise BadRequest("invalid-request", "Send exactly one of 'move' and 'notation'.")
 
         def make(game: Game) -> None:
             seat = seat_of(game, token)
             check_version(game, expected_version)
-            game.play(seat, move, notation=notation)
+            game.play(seat, move, notation=notation, signature=signature)
 
         return self.games.command(game_id, expected_version, make)[0]
 

@@ -6,7 +6,8 @@ game"). Anyone holding a record can check it without the service's store:
 3. the seed against the commitment made at creation;
 4. the rules themselves: every begin and move decided again from the state before it, the
    draws from the revealed seed, every undo against the game's policy, and the outcome
-   (:mod:`application.audit_rules`, :mod:`application.audit_undo`);
+   (:mod:`application.audit_rules`, :mod:`application.audit_undo`), and the players'
+   signatures of their moves (:mod:`application.audit_signatures`);
 5. the record's own summary fields (game, seats, moves) against its events;
 6. its checkpoint in the service's transparency log, when it carries one or when keys are
    pinned (:mod:`application.audit_transparency`; docs/audit.md, "Verifying a record's
@@ -38,6 +39,8 @@ class VerificationReport:
     differs. ``moves`` is the record's moves (every ``MoveMade``, later undone or not);
     ``moves_redecided`` how many of them the rules decided again — fewer in an unfinished
     record that holds sealed events, which are checked once the game ends (docs/audit.md).
+    ``signatures_checked``: how many moves carried a player's signature, each checked
+    against the public key the seat registered (docs/audit.md, "Player signatures").
     ``transparency``: what its checkpoint check found (``None``: the record has none)."""
 
     ok: bool
@@ -49,6 +52,7 @@ class VerificationReport:
     turns_undone: int = 0
     outcome: dict[str, Any] | None = None
     draws_checked: bool = True
+    signatures_checked: int = 0
     discrepancy: str | None = None
     version: int | None = None
     event_type: str | None = None
@@ -93,6 +97,7 @@ def verify_record(
         turns_undone=referee.undone,
         outcome=record["outcome"],
         draws_checked=referee.unchecked == 0,
+        signatures_checked=referee.signed,
         transparency=transparency,
     )
 
@@ -169,6 +174,8 @@ def _summary(record: dict[str, Any], referee: Referee) -> str:
         f"{len(record['events'])} events, {len(record['moves'])} moves "
         f"({referee.moves} re-decided by the rules), {referee.undone} turns undone"
     )
+    if referee.signed:
+        head += f", {referee.signed} moves signed by their players (every signature checked)"
     outcome = record["outcome"]
     if outcome is None:
         result = "not finished"

@@ -53,6 +53,19 @@ ENVELOPE_FIELDS = frozenset(
 """The stored event's envelope (the library's): hashed as the link's envelope, not as data."""
 
 
+def canonical_json(value: Any) -> bytes:
+    """The canonical bytes of a JSON value, as the chain hashes and everything signed is
+    written (docs/audit.md, "Hash chain"): keys sorted, no spaces, ASCII only (every other
+    character as a ``\\uXXXX`` escape).
+
+    >>> canonical_json({"b": [1, "é"], "a": True})
+    b'{"a":true,"b":[1,"\\\\u00e9"]}'
+    """
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode(
+        "ascii"
+    )
+
+
 def canonical(type_name: str, game_id: str, version: int, timestamp: str, data: Any) -> bytes:
     """The canonical bytes of an event's content."""
     content = {
@@ -62,9 +75,7 @@ def canonical(type_name: str, game_id: str, version: int, timestamp: str, data: 
         "timestamp": timestamp,
         "data": data,
     }
-    return json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode(
-        "ascii"
-    )
+    return canonical_json(content)
 
 
 def link(prev_hash: str, content: bytes) -> str:

@@ -6,8 +6,10 @@ The events it stores:
 * ``Created`` — the game's kind, seats, options, ledger settings (undo policy, tournament),
   the SHA-256 commitment to the secret seed (the seed itself and the arbiter's token digest
   are secret fields no reader is shown), and for an analysis game its source and prelude;
-* ``SeatJoined`` — a seat taken (its token's SHA-256 is secret);
-* ``MoveMade`` — who moved and the move: what the player did. It starts a turn;
+* ``SeatJoined`` — a seat taken (its token's SHA-256 is secret), with the player's public
+  key when one was registered (:mod:`domain.move_signatures`);
+* ``MoveMade`` — who moved and the move: what the player did, with the player's signature
+  when the seat has a key. It starts a turn;
 * the game's own events, one class per type in the game's words, topic ``domain.<game>:<Type>``;
 * ``UndoRequested``, ``UndoAnswered``, ``TurnsUndone`` — decided by the undo policy,
   :mod:`domain.undo` (the record verifier decides them again with the same functions).
@@ -41,7 +43,7 @@ from eventsourcing.domain import Aggregate, event
 from eventsourcing.domain import Snapshot as LibrarySnapshot
 from eventsourcing.utils import register_topic
 
-from domain import aggregate_adapter, chain, lobby, undo
+from domain import aggregate_adapter, chain, lobby, move_signatures, undo
 from domain.chain import CHAIN_FIELDS, ENVELOPE_FIELDS, SECRET_FIELDS
 from domain.errors import GameNotReady, SeatUnavailable
 from domain.jsonvalue import copy_json
@@ -179,25 +181,44 @@ class Game(Aggregate):
             super().apply(game)
 
     class SeatJoined(Event):
-        """A seat was taken (its token's SHA-256 is secret)."""
+        """A seat was taken (its token's SHA-256 is secret); ``public_key``, public, only when
+        the player registered one (issue 14, part 5: the seat then signs its moves)."""
 
         seat: int
         name: str
         token_sha256: str
+        public_key: str = ""
+
+        def __post_init__(self) -> None:
+            """A seat taken without a key stores, shows and hashes the very ``SeatJoined``
+            it always did (:func:`_drop_unset`)."""
+            super().__post_init__()
+            _drop_unset(self, "public_key")
 
         def apply(self, aggregate: Any) -> None:
-            """The seat is the player's."""
+            """The seat is the player's (with its public key, when it registered one)."""
             game = cast(Game, aggregate)
-            game.seats[self.seat] = {"name": self.name, "token_sha256": self.token_sha256}
+            seat = {"name": self.name, "token_sha256": self.token_sha256}
+            if self.public_key:
+                seat["public_key"] = self.public_key
+            game.seats[self.seat] = seat
             super().apply(game)
 
     class MoveMade(Event):
-        """A seat made a move: it starts a turn of the line of play."""
+        """A seat made a move: it starts a turn of the line of play. ``signature``: the
+        player's, only when the seat registered a key (:mod:`domain.move_signatures`)."""
 
         seat: int
         move: dict[str, Any]
         notation: str
         sealed: str
+        signature: str = ""
+
+        def __post_init__(self) -> None:
+            """An unsigned move stores, shows and hashes the very ``MoveMade`` it always
+            did (:func:`_drop_unset`)."""
+            super().__post_init__()
+            _drop_unset(self, "signature")
 
         def apply(self, aggregate: Any) -> None:
             """A turn starts at this event's version."""
@@ -498,17 +519,23 @@ class Game(Aggregate):
 
     # Seats and moves
 
-    def join(self, seat: int, name: str, token_sha256: str) -> None:
+    def join(self, seat: int, name: str, token_sha256: str, public_key: str | None = None) -> None:
         """Take a free seat; when the last seat is taken, the game begins (its opening
         random outcomes are drawn and recorded; an analysis game continues its prelude). The
-        name is plain text (:func:`domain.text.plain_text`)."""
+        name is plain text (:func:`domain.text.plain_text`). ``public_key``: the player's
+        Ed25519 key, after which every move of the seat must be signed
+        (:func:`domain.move_signatures.public_key_of` refuses a bad one)."""
         name = plain_text("name", name)
+        keyed = {}
+        if public_key is not None:
+            move_signatures.public_key_of(public_key)
+            keyed["public_key"] = public_key
         self._check_open()
         if not 0 <= seat < self.players:
             raise SeatUnavailable("no-such-seat", f"Seat {seat} does not exist in this game.")
         if self.seats[seat] is not None:
             raise SeatUnavailable("seat-taken", f"Seat {seat} is already taken.")
-        self._trigger(Game.SeatJoined, seat=seat, name=name, token_sha256=token_sha256)
+        self._trigger(Game.SeatJoined, seat=seat, name=name, token_sha256=token_sha256, **keyed)
         if self.started and not self.has_prelude:
             self._record(self.rules.begin(self.state, self._random_stream()))
 
@@ -575,28 +602,59 @@ class Game(Aggregate):
         lobby.check_rematch(self.finished, self.rematch)
         self._trigger(Game.RematchCreated, rematch=str(rematch))
 
-    def play(self, seat: int, move_json: Any, *, notation: str | None = None) -> None:
+    def play(
+        self,
+        seat: int,
+        move_json: Any,
+        *,
+        notation: str | None = None,
+        signature: str | None = None,
+    ) -> None:
         """A seat makes a move, given in its JSON form or (``notation``) in the game's
         notation: the rules decide every consequence, recorded as the move followed by the
-        game's own events. Raises ``GameError``; on error nothing is recorded."""
+        game's own events. A seat that registered a public key sends its ``signature`` of
+        the move, decided on the game's version now (the caller has checked that this is
+        the version the client saw; :func:`domain.move_signatures.check_move_signature`).
+        Raises ``GameError``; on error nothing is recorded."""
         if not self.started:
             raise GameNotReady("game-not-started", "Not every seat has been taken yet.")
         if self.undo_request is not None:
             raise GameNotReady("undo-pending", "An undo request is waiting for answers.")
         lobby.check_move(seat, self.players, self.resigned, self.rules.out_of_play(self.state))
-        self._move(seat, move_json, notation)
+        self._move(seat, move_json, notation, by_player=True, signature=signature)
         self.play_resigned()
 
-    def _move(self, seat: int, move_json: Any, notation: str | None = None) -> None:
-        """One move of a seat, recorded with its consequences."""
+    def _move(
+        self,
+        seat: int,
+        move_json: Any,
+        notation: str | None = None,
+        *,
+        by_player: bool = False,
+        signature: str | None = None,
+    ) -> None:
+        """One move of a seat, recorded with its consequences. ``by_player``: a move the
+        player sent, whose signature is checked; the bot's moves for a resigned seat are the
+        service's, never signed (docs/audit.md, "Player signatures")."""
         rules = self.rules
         move = (
             rules.parse_notation(notation) if notation is not None else rules.parse_move(move_json)
         )
+        written = rules.move_to_json(move)
+        fields: dict[str, Any] = {"seat": seat, "move": written, "notation": rules.notation(move)}
+        if by_player:
+            seat_held = self.seats[seat] or {}
+            move_signatures.check_move_signature(
+                seat_held.get("public_key"),
+                signature,
+                game_id=str(self.id),
+                version=self.version,
+                move=written,
+            )
+            if signature is not None:
+                fields["signature"] = signature
         events = rules.apply(self.state, seat, move, self._random_stream())
-        self._trigger(
-            Game.MoveMade, seat=seat, move=rules.move_to_json(move), notation=rules.notation(move)
-        )
+        self._trigger(Game.MoveMade, **fields)
         self._record(events)
 
     # Undo: every decision is the undo policy's (domain/undo.py)
@@ -668,6 +726,15 @@ class Game(Aggregate):
         for domain_event in events:
             event_class = played_event_class(self.game, domain_event.type)
             self._trigger(event_class, data=domain_event.data)
+
+
+def _drop_unset(event: Game.Event, name: str) -> None:
+    """Leave an optional field out of an event when it is unset (empty): the event then
+    stores, shows and hashes exactly what it did before the field existed, and reads it as
+    its class default (tests/integration/test_stored_shape.py)."""
+    state = vars(event)
+    if name in state and not state[name]:
+        del state[name]
 
 
 _played_classes: dict[tuple[str, str], type[Game.Played]] = {}

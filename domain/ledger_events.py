@@ -70,6 +70,9 @@ class SeatJoined(TypedDict):
 
     seat: int
     name: str
+    public_key: NotRequired[str]
+    """Only when the player registered one: their Ed25519 public key, unpadded base64url of
+    its 32 bytes; every move of the seat is then signed (docs/api.md, "Signed moves")."""
 
 
 class MoveMade(TypedDict):
@@ -80,6 +83,11 @@ class MoveMade(TypedDict):
     seat: int
     move: dict[str, Any]
     notation: str
+    signature: NotRequired[str]
+    """Only from a seat that registered a public key: the player's Ed25519 signature (unpadded
+    base64url of 64 bytes) of ``{"game", "version": this event's version - 1, "move"}`` in
+    canonical JSON (docs/api.md, "Signed moves"; :mod:`domain.move_signatures`). Shown only to
+    a viewer who sees the whole move (docs/risk.md, "Hidden information")."""
 
 
 class UndoRequested(TypedDict):

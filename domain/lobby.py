@@ -22,7 +22,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Literal
+
+from typing_extensions import TypedDict
 
 from domain.bots import choose_move
 from domain.errors import GameNotReady, IllegalMove
@@ -90,6 +92,15 @@ def ends_game(players: int, resigned: Sequence[int], out: Sequence[int] = ()) ->
     return bool(resigned) and len(remaining(players, resigned, out)) <= 1
 
 
+class ResignationDetails(TypedDict):
+    """An outcome's details when the game ended by resignation (docs/api.md, "Lobby"): every
+    seat but one resigned (or was put out), in the order they resigned. A game the rules
+    ended after some seats resigned keeps the rules' details, with ``resigned`` added."""
+
+    ended_by: Literal["resignation"]
+    resigned: list[int]
+
+
 def resigned_outcome(
     scores: Sequence[int], players: int, resigned: Sequence[int], out: Sequence[int] = ()
 ) -> Outcome:
@@ -108,7 +119,7 @@ def resigned_outcome(
         scores=_scores(scores, players),
         ranks=ranks,
         winners=left,
-        details={"ended_by": "resignation", "resigned": list(resigned)},
+        details=dict(ResignationDetails(ended_by="resignation", resigned=list(resigned))),
     )
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from marshmallow import Schema, fields
 from werkzeug.wrappers import Response
 
-from api import problems, schemas
+from api import move_schemas, problems, schemas
 from api.fields import StrictInteger
 from api.problems import Failure
 from api.requests import Blueprint, game_uuid, required_token
@@ -33,6 +33,10 @@ class LobbyCommand(Schema):
         load_default=None,
         metadata={"description": "The version decided on; optional (docs/api.md, 'Lobby')"},
     )
+
+
+class ClaimRequest(Schema):
+    public_key = move_schemas.public_key_field()
 
 
 class RematchSchema(Schema):
@@ -119,10 +123,13 @@ def rematch_game(game_id: str) -> Answer:
 
 
 @blp.route("/games/<game_id>/claim", methods=["POST"])
+@blp.arguments(ClaimRequest())
 @blp.response(201, schemas.JoinedSchema)
 @blp.problems(
+    problems.BODY,
     problems.SEAT,
     problems.GAME,
+    Failure(422, "bad-public-key"),
     Failure(
         409,
         "not-a-rematch",
@@ -132,13 +139,15 @@ def rematch_game(game_id: str) -> Answer:
         "concurrent-update",
     ),
 )
-def claim_seat(game_id: str) -> Answer:
+def claim_seat(body: dict[str, Any], game_id: str) -> Answer:
     """Take your seat of a rematch with your token of the game it replays: same seat, same
-    name, a new token (shown once)."""
+    name, a new token (shown once). A public key is not carried over from the replayed game:
+    send ``public_key`` to sign this game's moves too (docs/api.md, "Signed moves")."""
     joined = lobby.claim(
         services().app,
         game_uuid(game_id),
         required_token(),
         services().settings.lobby_expiry_seconds,
+        public_key=body["public_key"],
     )
     return joined_answer(game_id, joined)

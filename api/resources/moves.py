@@ -37,16 +37,21 @@ def legal_moves(game_id: str) -> Answer:
         "malformed-move",
         "not-your-turn",
         "game-over",
+        "signature-required",
+        "bad-signature",
+        "unexpected-signature",
         note="and each game's own codes (docs/azul.md, docs/carcassonne.md, docs/risk.md)",
     ),
 )
 def make_move(body: dict[str, Any], game_id: str) -> Response:
-    """Make a move on the version the client saw (``expected_version`` or If-Match)."""
+    """Make a move on the version the client saw (``expected_version`` or If-Match); a seat
+    that registered a public key signs it (``signature``; docs/api.md, "Signed moves")."""
     done = services().app.play(
         game_uuid(game_id),
         required_token(),
         body["move"],
         expected_version(body),
         notation=body["notation"],
+        signature=body["signature"],
     )
     return played_answer(game_id, done)

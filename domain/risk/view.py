@@ -251,7 +251,10 @@ def _deal(data: Deal, parties: set[int], seat: int | None) -> Deal:
 
 
 def _move_view(data: MoveMade, seat: int | None) -> MoveMade:
-    """A recorded ``propose`` move: its cards are shown to the deal's parties only."""
+    """A recorded ``propose`` move: its cards are shown to the deal's parties only, and so is
+    the player's signature of it (docs/risk.md, "Hidden information"): a signature verifies
+    against the player's public key, so anyone holding it could try every guess of the cards
+    until one verifies."""
     shown = data.copy()
     if data["move"].get("type") != "propose":
         return shown
@@ -261,6 +264,7 @@ def _move_view(data: MoveMade, seat: int | None) -> MoveMade:
         return shown
     shown["move"] = {**move, "transfers": [_hide_cards(t) for t in move["transfers"]]}
     shown["notation"] = "propose (cards hidden)"
+    shown.pop("signature", None)
     return shown
 
 

@@ -21,6 +21,7 @@ from application.contract import GameContract, game_contract, ledger_event_schem
 from application.presenters import present_event
 from domain.bots import choose_move
 from domain.game import Game
+from domain.lobby import ranked, resigned_outcome
 from domain.protocol import Event, GameError, Rules, Viewer
 from domain.randomness import RandomStream, commitment
 from domain.registry import games
@@ -97,6 +98,12 @@ def play_checked(
             outcome = rules.outcome(state)
             assert outcome is not None
             _valid(checks.outcome_details, outcome.details, "outcome details")
+            # the same game with seat 0 resigned along the way (docs/api.md, "Lobby"), and
+            # a game ended by resignation: both are among the game's outcome details
+            seat_0_resigned = ranked(outcome, players, [0]).details
+            _valid(checks.outcome_details, seat_0_resigned, "outcome details, a seat resigned")
+            by_resignation = resigned_outcome(outcome.scores, players, list(range(players - 1)))
+            _valid(checks.outcome_details, by_resignation.details, "outcome by resignation")
             return len(log)
         player = bot.choice(acting)
         _check_moves(rules, checks, rules.legal_moves(state, player), bot)

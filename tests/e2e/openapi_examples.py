@@ -17,6 +17,7 @@ from typing import Any
 from api.app import create_app
 from infrastructure.config import Settings
 from infrastructure.container import build_services
+from tests.signed import PlayerKey
 
 OUTPUT = Path(__file__).resolve().parents[2] / "api" / "openapi_examples.json"
 LONG = 3
@@ -53,11 +54,20 @@ def _play(services: Any) -> dict[str, Any]:
     call("list_keys", "GET", f"{base}/keys")
     created = call("create_game", "POST", f"{base}/games", {"game": "azul", "players": 2})
     game = f"{base}/games/{created['id']}"
-    tokens = [call("join_game", "POST", f"{game}/seats", {"name": n})["token"] for n in "AB"]
+    keys = [PlayerKey(), PlayerKey()]  # both seats sign their moves (docs/api.md, "Signed moves")
+    tokens = [
+        call("join_game", "POST", f"{game}/seats", {"name": n, "public_key": key.public})["token"]
+        for n, key in zip("AB", keys, strict=True)
+    ]
     view = client.get(game).json
     mover = view["current_players"][0]
     legal = call("legal_moves", "GET", f"{game}/legal-moves", token=tokens[mover])
-    move = {"move": legal["moves"][0]["move"], "expected_version": legal["version"]}
+    chosen, version = legal["moves"][0]["move"], legal["version"]
+    move = {
+        "move": chosen,
+        "expected_version": version,
+        "signature": keys[mover].sign(created["id"], version, chosen),
+    }
     played = call("make_move", "POST", f"{game}/moves", move, token=tokens[mover])
     call("get_game", "GET", game, token=tokens[mover])
     services.catch_up()
@@ -129,7 +139,8 @@ def _lobby(client: Any, call: Any, settle: Any) -> str:
     version = client.get(game).json["version"]
     call("resign_game", "POST", f"{game}/resign", {"expected_version": version}, token=tokens[0])
     again = call("rematch_game", "POST", f"{game}/rematch", token=tokens[1])
-    call("claim_seat", "POST", f"{base}/games/{again['game_id']}/claim", token=tokens[0])
+    claim = {"public_key": PlayerKey().public}
+    call("claim_seat", "POST", f"{base}/games/{again['game_id']}/claim", claim, token=tokens[0])
     return aborted
 
 

@@ -90,8 +90,12 @@ def test_game_data_is_one_of_each_games_types(document: dict[str, Any]) -> None:
         view = schemas[f"{prefix}GameView"]["properties"]
         assert view["state"] == {"$ref": f"{SCHEMAS}{prefix}View"}
         assert schemas[f"{prefix}Outcome"]["properties"]["details"] == {
-            "$ref": f"{SCHEMAS}{prefix}OutcomeDetails"
+            "$ref": f"{SCHEMAS}{prefix}OutcomeDetailsUnion"
         }
+        assert schemas[f"{prefix}OutcomeDetailsUnion"]["oneOf"] == [
+            {"$ref": f"{SCHEMAS}{prefix}OutcomeDetails"},
+            {"$ref": f"{SCHEMAS}{prefix}ResignationDetails"},
+        ]
     moves = schemas["MoveRequest"]["properties"]["move"]["oneOf"]
     assert moves[:-1] == [{"$ref": f"{SCHEMAS}{g.capitalize()}Move"} for g in games]
     assert "Record" in schemas and len(schemas["Record"]["oneOf"]) == len(games)

@@ -109,3 +109,18 @@ def test_a_proposed_deal_and_its_move_hide_cards_from_outsiders() -> None:
     assert event_view(made, Viewer(1)) == made.data
     plain = Event("MoveMade", {"seat": 0, "move": {"type": "roll"}, "notation": "roll"})
     assert event_view(plain, SPECTATOR) == plain.data
+
+
+def test_a_signed_deal_shows_its_signature_only_with_its_cards() -> None:
+    """A signature verifies against the player's public key, so whoever held it could test
+    every guess of the hidden cards: outsiders see neither (docs/risk.md, "Hidden
+    information"); a move without hidden cards keeps its signature for everyone."""
+    move = {"type": "propose", "to": [1], "transfers": [{"from": 0, "to": 1, "cards": ["Alaska"]}]}
+    data = {"seat": 0, "move": move, "notation": "propose", "signature": "c2ln"}
+    made = Event("MoveMade", data)
+    assert "signature" not in event_view(made, Viewer(2))
+    assert "signature" not in event_view(made, SPECTATOR)
+    assert event_view(made, Viewer(1)) == data
+    assert event_view(made, ARBITER) == data
+    plain = {"seat": 0, "move": {"type": "roll"}, "notation": "roll", "signature": "c2ln"}
+    assert event_view(Event("MoveMade", plain), SPECTATOR) == plain
