@@ -41,7 +41,7 @@ from typing import Any, Literal
 
 from typing_extensions import TypedDict
 
-from domain.errors import GameNotReady, IllegalMove, InvalidOptions
+from domain.errors import GameNotReady, IllegalMove, InvalidOptions, SeatUnavailable
 
 FISCHER_MAX_BASE = 86_400
 """The longest Fischer base, in seconds (a day)."""
@@ -288,7 +288,7 @@ def check_flag(
     if clock is None:
         raise GameNotReady("no-clock", "This game has no clock.")
     if not 0 <= seat < players:
-        raise IllegalMove("no-such-seat", f"Seat {seat} does not exist in this game.")
+        raise SeatUnavailable("no-such-seat", f"Seat {seat} does not exist in this game.")
     if not started:
         raise GameNotReady("game-not-started", "Not every seat has been taken yet.")
     if finished:

@@ -52,10 +52,11 @@ class FlagRequest(Schema):
         "game-not-started",
         "seat-out-of-play",
         "undo-pending",
+        "no-such-seat",
         "stale-version",
         "concurrent-update",
     ),
-    Failure(422, "game-over", "no-such-seat"),
+    Failure(422, "game-over"),
 )
 def flag_seat(body: dict[str, Any], game_id: str) -> Response:
     """Claim that a seat's time has run out (any seat's token): the seat is flagged — with two
