@@ -76,7 +76,7 @@ def test_a_premature_flag_is_caught(now: FakeTime) -> None:
     flag = first(record, "SeatFlagged")
     shifted(flag, -1.5)  # its 9 s ran out 1 s before the flag: now half a second before
     found = failed_at(verify_record(rehash(record)), flag["version"], "SeatFlagged")
-    assert re.search(r"seat \d still had 49\d ms at this event's timestamp", found), found
+    assert re.search(r"seat \d still had (49\d|500) ms at this event's timestamp", found), found
     assert found.endswith("the flag is premature")
 
 
