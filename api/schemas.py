@@ -186,8 +186,10 @@ class ClockSeatSchema(Schema):
     seat = fields.Integer(required=True)
     remaining_ms = fields.Integer(
         required=True,
-        metadata={"description": "Milliseconds left as of the last event (as_of); below 0 once "
-                  "it has run out"},
+        metadata={
+            "description": "Milliseconds left as of the last event (as_of); below 0 once "
+            "it has run out"
+        },
     )
     running = fields.Boolean(required=True, metadata={"description": "The seat may act now"})
     flag_at = fields.String(

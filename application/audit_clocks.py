@@ -154,8 +154,7 @@ def seat_flagged(referee: ClockReferee, index: int) -> int:
         if error.code == "time-remaining" and referee.clock is not None:
             left = clocks.remaining_at(referee.clock, seat, at)
             raise Discrepancy(
-                f"seat {seat} still had {left} ms at this event's timestamp: the flag is "
-                "premature",
+                f"seat {seat} still had {left} ms at this event's timestamp: the flag is premature",
                 *where,
             ) from None
         raise Discrepancy(f"the game refuses this flag: {error.message}", *where) from None

@@ -126,9 +126,7 @@ class Referee:
         out = self.rules.out_of_play(self.state)
         if lobby.ends_game(self.players, self.resigned, out):
             scores = self.rules.summary(self.state).get("scores", [])
-            return lobby.resigned_outcome(
-                scores, self.players, self.resigned, out, self.flagged
-            )
+            return lobby.resigned_outcome(scores, self.players, self.resigned, out, self.flagged)
         return None
 
     # Reading events

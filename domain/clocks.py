@@ -108,7 +108,10 @@ def normalise_control(given: Any) -> Control | None:
     if not isinstance(given, Mapping):
         raise _invalid("'clock' must be an object with a 'type'")
     kind = given.get("type")
-    fields = {"fischer": {"base_seconds", "increment_seconds"}, "correspondence": {"per_move", "unit"}}
+    fields = {
+        "fischer": {"base_seconds", "increment_seconds"},
+        "correspondence": {"per_move", "unit"},
+    }
     if kind == "none" and set(given) == {"type"}:
         return None
     if kind not in fields:

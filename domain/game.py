@@ -60,7 +60,6 @@ from domain.randomness import RandomStream
 from domain.registry import rules_for
 from domain.text import plain_text
 
-
 STATE_DEFAULTS: dict[str, Any] = {**lobby.STATE_DEFAULTS, "flagged": [], "clock": None}
 """The attributes a game saved before them has (the lobby's, the clocks'): a snapshot leaves
 them out when they have these values and a snapshot without them reads them as these."""
@@ -526,9 +525,7 @@ class Game(Aggregate):
         out = rules.out_of_play(self.state)
         if lobby.ends_game(self.players, self.resigned, out):
             scores = rules.summary(self.state).get("scores", [])
-            return lobby.resigned_outcome(
-                scores, self.players, self.resigned, out, self.flagged
-            )
+            return lobby.resigned_outcome(scores, self.players, self.resigned, out, self.flagged)
         return None
 
     @property

@@ -135,10 +135,8 @@ class Settings:
             )
         if lobby_expiry_seconds < 0:
             raise ConfigurationError("GAMELEDGER_LOBBY_EXPIRY_SECONDS must not be negative.")
-        if not 0 <= checkpoint_interval < float("inf"):
-            raise ConfigurationError("GAMELEDGER_CHECKPOINT_INTERVAL must be 0 or more seconds.")
-        if not 0 <= clock_interval < float("inf"):
-            raise ConfigurationError("GAMELEDGER_CLOCK_INTERVAL must be 0 or more seconds.")
+        _check_interval("CHECKPOINT_INTERVAL", checkpoint_interval)
+        _check_interval("CLOCK_INTERVAL", clock_interval)
         if game_cache_mb < 0:
             raise ConfigurationError("GAMELEDGER_GAME_CACHE_MB must not be negative.")
         if postgres.pool_size < 1 or postgres.max_overflow < 0:
@@ -204,3 +202,9 @@ class Settings:
         if not part:
             return self.sqlite_path
         return self.sqlite_path.with_name(f"{self.sqlite_path.stem}-{part}.db")
+
+
+def _check_interval(name: str, seconds: float) -> None:
+    """A schedule's interval is 0 (off) or a finite number of seconds."""
+    if not 0 <= seconds < float("inf"):
+        raise ConfigurationError(f"GAMELEDGER_{name} must be 0 or more seconds.")

@@ -104,9 +104,7 @@ class Services:
     def schedule(self) -> ClockSchedule:
         """The clock scheduler, made on first use (it follows the clocks read model)."""
         if self.clock_schedule is None:
-            self.clock_schedule = ClockSchedule(
-                self.app, self.clocks, self.settings.clock_interval
-            )
+            self.clock_schedule = ClockSchedule(self.app, self.clocks, self.settings.clock_interval)
         return self.clock_schedule
 
     def start_following(self) -> None:

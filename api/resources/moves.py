@@ -31,7 +31,9 @@ def legal_moves(game_id: str) -> Answer:
     problems.SEAT,
     problems.GAME,
     problems.VERSIONED,
-    Failure(409, "game-not-started", "undo-pending", "seat-resigned", "seat-flagged", "out-of-time"),
+    Failure(
+        409, "game-not-started", "undo-pending", "seat-resigned", "seat-flagged", "out-of-time"
+    ),
     Failure(
         422,
         "malformed-move",

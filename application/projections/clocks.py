@@ -46,9 +46,7 @@ def due_of_row(row: Any) -> Due:
 class ClocksView(Protocol):
     """Where the clocks read model is kept (SQLite or PostgreSQL tables, infrastructure/)."""
 
-    def apply_clocks(
-        self, rows: list[Due], stopped: list[str], tracking: Tracking
-    ) -> None:
+    def apply_clocks(self, rows: list[Due], stopped: list[str], tracking: Tracking) -> None:
         """Write ``rows``, delete the rows of the games ``stopped``, and record the position,
         in one transaction; ``IntegrityError`` for a position already recorded."""
         ...
@@ -72,7 +70,9 @@ class ClocksProjection(FollowingProjection):
     name = "clocks"
     view: ClocksView
 
-    def __init__(self, view: ClocksView, source: GameSource, cache_bytes: int = CACHE_BYTES) -> None:
+    def __init__(
+        self, view: ClocksView, source: GameSource, cache_bytes: int = CACHE_BYTES
+    ) -> None:
         super().__init__(source, cache_bytes)
         self.view = view
 

@@ -28,7 +28,9 @@ BASE = 1
 def client(tmp_path: Path) -> Iterator[FlaskClient]:
     """The service on a SQLite file, its read models followed, its clock scheduler off: the
     flags here are the players' (the scheduler's: tests/e2e/test_clock_processes.py)."""
-    built = build_services(Settings(store="sqlite", sqlite_path=tmp_path / "e2e.db", clock_interval=0))
+    built = build_services(
+        Settings(store="sqlite", sqlite_path=tmp_path / "e2e.db", clock_interval=0)
+    )
     yield create_app(built, follow=True).test_client()
     built.close()
 
