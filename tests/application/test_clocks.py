@@ -13,7 +13,7 @@ import pytest
 
 from application import clocks, lobby
 from application.presenters import clock_view
-from application.records import event_log, export_record
+from application.records import event_log, export_record, import_record
 from application.service import GameLedger
 from application.verification import verify_record
 from domain.errors import GameError
@@ -51,6 +51,7 @@ def logged(app: GameLedger, game_id: UUID, kind: str) -> list[dict[str, Any]]:
 def verified(app: GameLedger, game_id: UUID) -> None:
     report = verify_record(export_record(app, game_id))
     assert report.ok, report.summary
+    assert "a clock (every move's time checked against the timestamps" in report.summary
 
 
 def test_each_move_records_its_time_and_the_view_counts_down(now: FakeTime) -> None:
@@ -251,3 +252,20 @@ def test_correspondence_flags_after_the_allowance_of_a_move(now: FakeTime) -> No
     clocks.claim_flag(app, game_id, table.tokens[seat])
     assert app.view(game_id)["outcome"]["winners"] == [seat]
     verified(app, game_id)
+
+
+def test_an_imported_record_has_the_same_clocks(now: FakeTime) -> None:
+    table = timed(GameLedger(), players=3)
+    app, game_id = table.app, table.game_id
+    now.advance(2)
+    move(table)
+    seat = app.view(game_id)["clock"]["flag_seat"]
+    now.advance(10)
+    clocks.claim_flag(app, game_id, table.tokens[(seat + 1) % 3], seat)
+    while app.whose_turn(game_id)[1]:
+        now.advance(0.5)
+        table.step()
+    other = GameLedger()
+    imported = import_record(other, export_record(app, game_id))
+    assert other.view(imported)["clock"] == app.view(game_id)["clock"]
+    assert other.view(imported)["outcome"] == app.view(game_id)["outcome"]
