@@ -18,6 +18,7 @@ from application.service import GameLedger
 from application.verification import verify_record
 from domain.errors import GameError
 from domain.game import Game
+from infrastructure.container import Services
 from tests.fake_time import FakeTime, install
 from tests.helpers import Table
 
@@ -269,3 +270,35 @@ def test_an_imported_record_has_the_same_clocks(now: FakeTime) -> None:
     imported = import_record(other, export_record(app, game_id))
     assert other.view(imported)["clock"] == app.view(game_id)["clock"]
     assert other.view(imported)["outcome"] == app.view(game_id)["outcome"]
+
+
+def test_the_clocks_survive_snapshots_and_the_read_model_follows_them(
+    now: FakeTime, services: Services
+) -> None:
+    """On every store: past a snapshot the clocks load as they were; the clocks read model
+    holds the running game's next flag (the same after a rebuild), and nothing once it has
+    ended."""
+    table = timed(services.app)
+    app, game_id = table.app, table.game_id
+    for _ in range(30):  # well past the first snapshot (every 50 events)
+        now.advance(0.2)
+        move(table)
+    with app.games.reading(game_id) as game:
+        shown = clock_view(game)
+        due = clocks.due_of(game)
+    loaded = app.games.at(game_id)
+    assert clock_view(loaded) == shown
+    whole = app.games.at(game_id, whole_line=True)
+    assert whole.clock is not None and loaded.clock is not None
+    assert whole.clock["remaining_ms"] == loaded.clock["remaining_ms"]
+    assert len(whole.clock["marks"]) == 30  # an undo's rewind has every timed move
+    services.catch_up()
+    assert services.clocks.all_rows() == [due]
+    assert services.clocks.due(now.at, 10) == []
+    assert due is not None and services.clocks.due(due.flag_at, 10) == [due]
+    services.rebuild()  # rebuilt from zero, atomically: the same rows
+    assert services.clocks.all_rows() == [due]
+    now.advance((due.flag_at - now.at).total_seconds())
+    assert clocks.flag_all_due(app, services.clocks.due(now.at, 10), now.at) == 1
+    services.catch_up()
+    assert services.clocks.all_rows() == []
