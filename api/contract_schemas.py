@@ -207,11 +207,31 @@ def typed_schemas(schemas: dict[str, Any]) -> None:
         if name in schemas:
             schemas[name] = closed(schemas[name])
     schemas["CreateGameRequest"]["properties"]["game"]["enum"] = [r.name for r in REGISTERED]
+    _typed_clocks(schemas)
     move_request = schemas["MoveRequest"]
     move_request["properties"]["move"] = {
         "oneOf": [*(ref(m) for m in moves), {"type": "null"}],
         "description": "The move in its JSON form: one of the path's game's moves",
     }
+
+
+def _typed_clocks(schemas: dict[str, Any]) -> None:
+    """The time controls typed (docs/api.md, "Clocks"): a create request's ``settings.clock``
+    is one of the ledger's controls (or none), and so is a view's ``clock.control``."""
+    controls = [ref(SCHEMAS + "LedgerFischerClock"), ref(SCHEMAS + "LedgerCorrespondenceClock")]
+    none = {
+        "type": "object",
+        "properties": {"type": {"type": "string", "enum": ["none"]}},
+        "required": ["type"],
+        "additionalProperties": False,
+    }
+    settings = schemas["LedgerSettings"]["properties"]
+    settings["clock"] = {
+        "oneOf": [*controls, none, {"type": "null"}],
+        "description": settings["clock"].get("description", ""),
+    }
+    view = schemas["ClockView"]["properties"]
+    view["control"] = {"oneOf": controls, "description": "The time control"}
 
 
 _VARIANTS = ("GameView", "CreatedGame", "LegalMoves", "EventPage", "Record")

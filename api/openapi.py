@@ -54,6 +54,7 @@ ETAG_OPERATIONS = frozenset(
         "resign_game",
         "abort_game",
         "claim_seat",
+        "flag_seat",
     }
 )
 """The operations whose successful answer carries the game's version as ``ETag``

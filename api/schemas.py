@@ -91,6 +91,13 @@ class LedgerSettingsSchema(Schema):
     tournament = StrictBoolean(
         metadata={"description": "Only the arbiter may undo; the creator receives its token"}
     )
+    clock = fields.Dict(
+        allow_none=True,
+        metadata={
+            "description": "The time control, fixed at creation: none (omitted, null or "
+            '{"type": "none"}), Fischer or correspondence (docs/api.md, \'Clocks\')'
+        },
+    )
 
 
 class CreateGameRequest(Schema):
@@ -165,8 +172,51 @@ class SeatSchema(Schema):
 class LobbySchema(Schema):
     private = fields.Boolean()
     resigned = fields.List(fields.Integer(), metadata={"description": "In resignation order"})
+    flagged = fields.List(
+        fields.Integer(),
+        metadata={"description": "Seats whose time ran out, in order (docs/api.md, 'Clocks')"},
+    )
     rematch_of = fields.String(allow_none=True)
     rematch = fields.String(allow_none=True, metadata={"description": "The rematch's id"})
+
+
+class ClockSeatSchema(Schema):
+    """One seat's clock (docs/api.md, "Clocks")."""
+
+    seat = fields.Integer(required=True)
+    remaining_ms = fields.Integer(
+        required=True,
+        metadata={
+            "description": "Milliseconds left as of the last event (as_of); below 0 once "
+            "it has run out"
+        },
+    )
+    running = fields.Boolean(required=True, metadata={"description": "The seat may act now"})
+    flag_at = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "When a running seat's time runs out (ISO 8601); else null"},
+    )
+    flagged = fields.Boolean(required=True, metadata={"description": "Its time ran out"})
+
+
+class ClockViewSchema(Schema):
+    """The clocks of a game with a time control, as of its last event (docs/api.md,
+    "Clocks"): a client counts down from them without asking again."""
+
+    control = fields.Dict(required=True, metadata={"description": "The time control"})
+    as_of = fields.String(
+        required=True, metadata={"description": "The last event's timestamp (ISO 8601)"}
+    )
+    seats = fields.List(fields.Nested(ClockSeatSchema), required=True)
+    flag_at = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "When the first running seat's time runs out; null: none runs"},
+    )
+    flag_seat = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "That seat; null: none runs"}
+    )
 
 
 class PendingUndoSchema(Schema):
@@ -245,6 +295,11 @@ class GameViewSchema(Schema):
     state = fields.Dict(metadata={"description": "The game's own view for this viewer"})
     outcome = fields.Nested(OutcomeSchema, allow_none=True)
     lobby = fields.Nested(LobbySchema)
+    clock = fields.Nested(
+        ClockViewSchema,
+        allow_none=True,
+        metadata={"description": "The clocks (docs/api.md, 'Clocks'); null: the game has none"},
+    )
 
 
 class CreatedGameSchema(GameViewSchema):

@@ -25,6 +25,7 @@ LEDGER_FIELDS: dict[str, frozenset[str]] = {
     "TurnsUndone": frozenset({"to_version", "turns", "by", "seat", "reason"}),
     "SeatLeft": frozenset({"seat"}),
     "SeatResigned": frozenset({"seat"}),
+    "SeatFlagged": frozenset({"seat", "by", "claimant"}),
     "GameAborted": frozenset({"by"}),
     "GameExpired": frozenset({"after_seconds"}),
     "RematchCreated": frozenset({"rematch"}),
@@ -35,11 +36,11 @@ are everything else)."""
 OPTIONAL_FIELDS: dict[str, frozenset[str]] = {
     "Created": frozenset({"private", "rematch_of"}),
     "SeatJoined": frozenset({"public_key"}),
-    "MoveMade": frozenset({"signature"}),
+    "MoveMade": frozenset({"signature", "elapsed_ms"}),
 }
 """Fields a ledger event has only sometimes: a private game's and a rematch's ``Created``
 (docs/api.md, "Lobby"); a seat's public key and its moves' signatures (docs/api.md, "Signed
-moves")."""
+moves"); a timed move's ``elapsed_ms`` (docs/api.md, "Clocks")."""
 
 _HASH = re.compile(r"[0-9a-f]{64}")
 _SHOWN = 80

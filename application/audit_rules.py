@@ -4,7 +4,8 @@ decided again from the state before it — the seat must be one the rules let ac
 one of its legal moves — and the rules' events, drawn from the revealed seed, must equal the
 recorded ones exactly; only then are they evolved. Undo events are decided again by the
 game's own undo policy (:mod:`domain.undo`) in :mod:`application.audit_undo`; the players'
-signatures of their moves are checked in :mod:`application.audit_signatures`. Without the
+signatures of their moves are checked in :mod:`application.audit_signatures`, the clocks (the
+moves' times and the flags) in :mod:`application.audit_clocks`. Without the
 seed (an unfinished game) a begin or move that needs a draw is accepted as recorded once its
 legality is checked, and counted."""
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from application import audit_lobby, audit_signatures, audit_undo
+from application import audit_clocks, audit_lobby, audit_signatures, audit_undo
 from application.audit_format import (
     LEDGER_FIELDS,
     OPTIONAL_FIELDS,
@@ -21,7 +22,7 @@ from application.audit_format import (
     first_difference,
     show,
 )
-from domain import lobby, undo
+from domain import clocks, lobby, undo
 from domain.jsonvalue import copy_json
 from domain.protocol import Event, GameError, Outcome, Rules
 from domain.randomness import RandomStream
@@ -69,6 +70,8 @@ class Referee:
         self.undone = 0
         self.unchecked = 0
         self.resigned: list[int] = []
+        self.flagged: list[int] = []
+        self.clock: clocks.ClockState | None = None
         self.keys: list[str | None] = []
         self.signed = 0
         self.closed = ""
@@ -85,6 +88,7 @@ class Referee:
             "TurnsUndone": lambda i: audit_undo.turns_undone(self, i),
             "SeatLeft": lambda i: audit_lobby.seat_left(self, i),
             "SeatResigned": lambda i: audit_lobby.seat_resigned(self, i),
+            "SeatFlagged": lambda i: audit_clocks.seat_flagged(self, i),
             "GameAborted": lambda i: audit_lobby.game_aborted(self, i),
             "GameExpired": lambda i: audit_lobby.game_expired(self, i),
             "RematchCreated": lambda i: audit_lobby.rematch_created(self, i),
@@ -101,6 +105,8 @@ class Referee:
             ):
                 audit_lobby.check_undo(self, item)
             index = handler(index)
+            if item["type"] not in _CLOCKED_HANDLERS:
+                audit_clocks.after(self, item)
         if self.hidden_from is not None:
             return
         outcome = self.outcome()
@@ -116,11 +122,11 @@ class Referee:
         the end by resignation (:attr:`domain.game.Game.outcome`, the same functions)."""
         found = self.rules.outcome(self.state)
         if found is not None:
-            return lobby.ranked(found, self.players, self.resigned)
+            return lobby.ranked(found, self.players, self.resigned, self.flagged)
         out = self.rules.out_of_play(self.state)
         if lobby.ends_game(self.players, self.resigned, out):
             scores = self.rules.summary(self.state).get("scores", [])
-            return lobby.resigned_outcome(scores, self.players, self.resigned, out)
+            return lobby.resigned_outcome(scores, self.players, self.resigned, out, self.flagged)
         return None
 
     # Reading events
@@ -181,6 +187,8 @@ class Referee:
                 raise Discrepancy(f"a prelude entry is [type, data], not {show(entry)}", *where)
             self.evolve({"version": 1, "type": entry[0], "data": entry[1]})
         self.prelude = list(self.effective)
+        if "clock" in settings:
+            self.clock = clocks.start(settings["clock"], players)
         return 1
 
     def _seat_joined(self, index: int) -> int:
@@ -193,6 +201,7 @@ class Referee:
             raise Discrepancy("a seat's name is a string", item["version"], "SeatJoined")
         audit_signatures.seat_joined(self, item, seat)
         self.seated[seat] = True
+        audit_clocks.after(self, item)
         if all(self.seated) and not self.effective:
             expected = self.decide(item, lambda rng: self.rules.begin(self.state, rng))
             return self.follow(index + 1, expected)
@@ -229,6 +238,8 @@ class Referee:
             notation = rules.notation(move)
             raise Discrepancy(f"{notation} is not legal for seat {seat} now", version, "MoveMade")
         expected = self.decide(item, lambda rng: rules.apply(self.state, seat, move, rng))
+        audit_clocks.move_made(self, item, seat)
+        audit_clocks.after(self, item)
         self.turns.append([version, seat])
         self.moves += 1
         return self.follow(index + 1, expected)
@@ -262,6 +273,7 @@ class Referee:
                 if events[index]["type"] not in self.rules.event_types:
                     raise self.stray(events[index])
                 self.evolve(events[index])
+                audit_clocks.after(self, events[index])
                 index += 1
             return index
         for event in expected:
@@ -280,6 +292,7 @@ class Referee:
             if difference:
                 raise Discrepancy(difference, *where)
             self.evolve(item)
+            audit_clocks.after(self, item)
             index += 1
         return index
 
@@ -316,6 +329,7 @@ class Referee:
         self.effective = undo.kept(self.effective, to_version)
         self.request = None
         self.state = self.state_at(to_version)
+        audit_clocks.rewind(self, to_version)
 
     def state_at(self, version: int) -> Any:
         """The rules' state on the line of play at ``version``: setup, then the effective
@@ -331,6 +345,11 @@ class Referee:
         if turn == len(self.turns):
             return len(self.events)
         return self.turns[turn][0] - 1
+
+
+_CLOCKED_HANDLERS = frozenset({"SeatJoined", "MoveMade"})
+"""The events whose handlers move the clocks on themselves, before the game events that
+follow them (:mod:`application.audit_clocks`)."""
 
 
 def _decidable(events: list[dict[str, Any]], seed: str | None) -> list[dict[str, Any]]:

@@ -72,7 +72,8 @@ def game_contract(rules: Rules[Any, Any]) -> GameContract:
 def outcome_details_schema(details: object) -> Schema:
     """What ``Outcome.details`` may hold in a game whose rules give ``details``: the rules'
     own, with ``resigned`` (the seats that resigned, in order) when seats resigned and the
-    rules still ended the game; or, when the game ended by resignation, only
+    rules still ended the game, and ``flagged`` when seats' clocks ran out (docs/api.md,
+    "Clocks"); or, when the game ended by resignation, only
     :class:`domain.lobby.ResignationDetails` (docs/api.md, "Lobby"; ``domain.lobby.ranked``
     and ``resigned_outcome``)."""
     own = copy.deepcopy(json_schema(details))
@@ -80,6 +81,7 @@ def outcome_details_schema(details: object) -> Schema:
     resignation = copy.deepcopy(json_schema(ResignationDetails))
     defs.update(resignation.pop("$defs", {}))
     own["properties"]["resigned"] = copy.deepcopy(resignation["properties"]["resigned"])
+    own["properties"]["flagged"] = copy.deepcopy(resignation["properties"]["flagged"])
     own_name = str(own.get("title", "OutcomeDetails"))
     defs[own_name] = own
     defs["ResignationDetails"] = resignation

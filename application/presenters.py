@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain import clocks
 from domain.game import Game
 from domain.protocol import Event, Rules, Viewer
 
@@ -22,10 +23,12 @@ def status_of(game: Game) -> str:
 
 def lobby_of(game: Game) -> dict[str, Any]:
     """The lobby's public facts of a game (docs/api.md, "Lobby"): whether it is private,
-    the seats that resigned (in order), the game it is a rematch of and its own rematch."""
+    the seats that resigned (in order), those whose clocks ran out (``flagged``, in order;
+    docs/api.md, "Clocks"), the game it is a rematch of and its own rematch."""
     return {
         "private": game.private,
-        "resigned": list(game.resigned),
+        "resigned": [seat for seat in game.resigned if seat not in game.flagged],
+        "flagged": list(game.flagged),
         "rematch_of": game.rematch_of or None,
         "rematch": game.rematch or None,
     }
@@ -38,7 +41,7 @@ def seats_of(game: Game) -> list[dict[str, Any]]:
             "seat": index,
             "name": seat["name"] if seat else None,
             "joined": seat is not None,
-            "resigned": index in game.resigned,
+            "resigned": index in game.resigned and index not in game.flagged,
         }
         for index, seat in enumerate(game.seats)
     ]
@@ -71,6 +74,39 @@ def present_game(game: Game, viewer: Viewer) -> dict[str, Any]:
         "state": rules.view(game.state, viewer),
         "outcome": outcome.to_json() if outcome else None,
         "lobby": lobby_of(game),
+        "clock": clock_view(game),
+    }
+
+
+def clock_view(game: Game) -> dict[str, Any] | None:
+    """The clocks as a view shows them to everyone (docs/api.md, "Clocks"; nothing about
+    them is hidden): the control, ``as_of`` (the last event's timestamp), each seat's
+    remaining milliseconds as of it, whether its clock runs and when it runs out, and the
+    first of those (``flag_at``, ``flag_seat``) — so a client counts down without asking
+    again. ``None`` for a game without a clock."""
+    if game.clock is None:
+        return None
+    clock = game.clock
+    as_of = game.modified_on
+    seats = []
+    for seat in range(game.players):
+        at = clocks.flag_at(clock, seat)
+        seats.append(
+            {
+                "seat": seat,
+                "remaining_ms": clocks.remaining_at(clock, seat, as_of),
+                "running": at is not None,
+                "flag_at": None if at is None else at.isoformat(),
+                "flagged": seat in game.flagged,
+            }
+        )
+    first = clocks.first_flag(clock)
+    return {
+        "control": dict(game.settings["clock"]),
+        "as_of": as_of.isoformat(),
+        "seats": seats,
+        "flag_at": None if first is None else first[1].isoformat(),
+        "flag_seat": None if first is None else first[0],
     }
 
 

@@ -27,6 +27,8 @@ from application.games import Games, Saved, check_version
 from application.reads import Document, GameReads, serialised, viewer_key
 from application.seats import check_arbiter, first_free, new_token, seat_of, viewer_of
 from application.store import SNAPSHOT_INTERVAL, GameStore
+from domain.clocks import out_of_time
+from domain.errors import GameNotReady
 from domain.game import Game
 from domain.jsonvalue import copy_json
 from domain.lobby import expired
@@ -73,6 +75,18 @@ class Opened:
 
 Played = Saved
 """A command accepted: the version of the game after it and the events it caused."""
+
+
+def late(game: Game, seat: int, now: datetime) -> bool:
+    """Whether a seat's move arrives after its time ran out (a game with a clock, the seat
+    still playing: docs/api.md, "Clocks")."""
+    return (
+        game.clock is not None
+        and seat not in game.resigned
+        and not game.finished
+        and game.undo_request is None
+        and out_of_time(game.clock, seat, now)
+    )
 
 
 class GameLedger(GameReads):
@@ -265,16 +279,33 @@ class GameLedger(GameReads):
         nothing is. A seat that registered a public key signs the move as decided on
         ``expected_version`` (``signature``; docs/api.md, "Signed moves"): the version is
         checked to be the game's before the signature is
-        (:func:`domain.move_signatures.check_move_signature`, called by the game)."""
+        (:func:`domain.move_signatures.check_move_signature`, called by the game).
+
+        In a game with a clock the move's time is measured from its arrival here, under the
+        game's lock (docs/api.md, "Clocks"); a move that arrives after the seat's time ran
+        out flags the seat instead (``SeatFlagged`` by ``move``, saved) and is answered
+        ``out-of-time``."""
         if (move is None) == (notation is None):
             raise BadRequest("invalid-request", "Send exactly one of 'move' and 'notation'.")
 
-        def make(game: Game) -> None:
+        def make(game: Game) -> bool:
+            now = datetime.now(UTC)
             seat = seat_of(game, token)
             check_version(game, expected_version)
-            game.play(seat, move, notation=notation, signature=signature)
+            if late(game, seat, now):
+                game.flag(seat, now, by="move", claimant=seat)
+                return True
+            game.play(seat, move, notation=notation, signature=signature, now=now)
+            return False
 
-        return self.games.command(game_id, expected_version, make)[0]
+        saved, flagged = self.games.command(game_id, expected_version, make)
+        if flagged:
+            raise GameNotReady(
+                "out-of-time",
+                "Your time ran out before this move arrived: your seat is flagged "
+                f"(version {saved.version}; docs/api.md, 'Clocks').",
+            )
+        return saved
 
     def request_undo(
         self, game_id: UUID, token: str, turns: int = 1, expected_version: int | None = None

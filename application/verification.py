@@ -176,6 +176,12 @@ def _summary(record: dict[str, Any], referee: Referee) -> str:
     )
     if referee.signed:
         head += f", {referee.signed} moves signed by their players (every signature checked)"
+    if referee.clock is not None:
+        flags = len(referee.flagged)
+        head += (
+            f", a clock (every move's time checked against the timestamps, {flags} seat(s) "
+            "flagged, each flag decided again)"
+        )
     outcome = record["outcome"]
     if outcome is None:
         result = "not finished"

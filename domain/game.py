@@ -16,6 +16,10 @@ The events it stores:
 * ``SeatLeft``, ``SeatResigned``, ``GameAborted``, ``GameExpired``, ``RematchCreated`` — the
   lobby's verbs (docs/api.md, "Lobby"), each decided by :mod:`domain.lobby`, which also
   chooses the bot's moves for resigned seats.
+* ``SeatFlagged`` — a seat's clock ran out (docs/api.md, "Clocks"), decided by
+  :mod:`domain.clocks`; the seat is then out of play as if it had resigned. In a game with a
+  clock, every event moves the clocks on (:func:`domain.clocks.after_event`) and a player's
+  ``MoveMade`` records the time the move took (``elapsed_ms``).
 
 The event classes stay nested here: each is stored under its topic
 ``domain.game:Game.<Type>`` (tests/integration/stored_shape.json), so moving one would change
@@ -36,6 +40,7 @@ chain), each event evolves the game in its ``apply`` hook, snapshots extend the 
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, ClassVar, cast
 from uuid import UUID, uuid4
 
@@ -43,7 +48,7 @@ from eventsourcing.domain import Aggregate, event
 from eventsourcing.domain import Snapshot as LibrarySnapshot
 from eventsourcing.utils import register_topic
 
-from domain import aggregate_adapter, chain, lobby, move_signatures, undo
+from domain import aggregate_adapter, chain, clocks, lobby, move_signatures, undo
 from domain.chain import CHAIN_FIELDS, ENVELOPE_FIELDS, SECRET_FIELDS
 from domain.errors import GameNotReady, SeatUnavailable
 from domain.jsonvalue import copy_json
@@ -54,6 +59,10 @@ from domain.protocol import Outcome, Rules
 from domain.randomness import RandomStream
 from domain.registry import rules_for
 from domain.text import plain_text
+
+STATE_DEFAULTS: dict[str, Any] = {**lobby.STATE_DEFAULTS, "flagged": [], "clock": None}
+"""The attributes a game saved before them has (the lobby's, the clocks'): a snapshot leaves
+them out when they have these values and a snapshot without them reads them as these."""
 
 
 class Game(Aggregate):
@@ -79,9 +88,13 @@ class Game(Aggregate):
             return {k: v for k, v in vars(self).items() if k not in hidden}
 
         def apply(self, aggregate: Any) -> None:
-            """Move the game's chain head on to this event (subclasses evolve the game
-            first, then call this)."""
-            cast(Game, aggregate).chain_head = self.hash
+            """Move the game's clocks on (a game with a clock: the seats that may act now run,
+            from this event's timestamp; :func:`domain.clocks.after_event`) and its chain head
+            on to this event (subclasses evolve the game first, then call this)."""
+            game = cast(Game, aggregate)
+            if game.clock is not None:
+                game.clock = clocks.after_event(game.clock, game.clock_acting(), self.timestamp)
+            game.chain_head = self.hash
 
     class Created(Event, Aggregate.Created):
         """The game was created."""
@@ -131,7 +144,9 @@ class Game(Aggregate):
             state = dict(taken.state)
             state["state"] = game.rules.state_to_json(game.state)
             state["line"] = game.line.trimmed(game.version).to_json()
-            for name, default in lobby.STATE_DEFAULTS.items():  # as before the lobby, when unset
+            if game.clock is not None:
+                state["clock"] = clocks.trimmed(game.clock)
+            for name, default in STATE_DEFAULTS.items():  # as before the lobby, when unset
                 if state.get(name) == default:
                     del state[name]
             return cls(
@@ -147,7 +162,7 @@ class Game(Aggregate):
             game = cast(Game, super().mutate(None))
             game.state = game.rules.state_from_json(game.state)
             kept = vars(game)
-            for name, default in lobby.STATE_DEFAULTS.items():  # a snapshot from before the lobby
+            for name, default in STATE_DEFAULTS.items():  # a snapshot from before the lobby
                 kept.setdefault(name, copy_json(default))
             if "line" in kept:
                 game.line = Line.from_json(kept["line"])
@@ -206,24 +221,38 @@ class Game(Aggregate):
 
     class MoveMade(Event):
         """A seat made a move: it starts a turn of the line of play. ``signature``: the
-        player's, only when the seat registered a key (:mod:`domain.move_signatures`)."""
+        player's, only when the seat registered a key (:mod:`domain.move_signatures`);
+        ``elapsed_ms``: the time the move took, only in a game with a clock and for a move the
+        player sent (:mod:`domain.clocks`)."""
 
         seat: int
         move: dict[str, Any]
         notation: str
         sealed: str
         signature: str = ""
+        elapsed_ms: int | None = None
 
         def __post_init__(self) -> None:
-            """An unsigned move stores, shows and hashes the very ``MoveMade`` it always
-            did (:func:`_drop_unset`)."""
+            """An unsigned, untimed move stores, shows and hashes the very ``MoveMade`` it
+            always did (:func:`_drop_unset`)."""
             super().__post_init__()
             _drop_unset(self, "signature")
+            if vars(self).get("elapsed_ms", 0) is None:
+                del vars(self)["elapsed_ms"]
 
         def apply(self, aggregate: Any) -> None:
-            """A turn starts at this event's version."""
+            """A turn starts at this event's version; a timed move charges the seat's clock
+            (:func:`domain.clocks.charge`)."""
             game = cast(Game, aggregate)
             game.line.move(self.originator_version, self.seat)
+            if game.clock is not None and self.elapsed_ms is not None:
+                game.clock = clocks.charge(
+                    game.clock,
+                    game.settings["clock"],
+                    self.seat,
+                    self.elapsed_ms,
+                    self.originator_version,
+                )
             super().apply(game)
 
     class UndoRequested(Event):
@@ -275,6 +304,8 @@ class Game(Aggregate):
             game.line.cut(self.to_version)
             game.undo_request = None
             game.state = game._replay_effective()
+            if game.clock is not None:  # the clocks rewind with the line (domain/clocks.py)
+                game.clock = clocks.rewind(game.clock, self.to_version)
             super().apply(game)
 
     class SeatLeft(Event):
@@ -298,6 +329,25 @@ class Game(Aggregate):
             """The seat is among the resigned, in the order they resigned."""
             game = cast(Game, aggregate)
             game.resigned = [*game.resigned, self.seat]
+            super().apply(game)
+
+    class SeatFlagged(Event):
+        """A seat's time ran out (:mod:`domain.clocks`; docs/api.md, "Clocks"): flagged ``by``
+        the scheduler, a player's ``claim`` or the seat's own late ``move``, ``claimant``
+        the claiming seat (-1: the scheduler)."""
+
+        seat: int
+        by: str
+        claimant: int
+
+        def apply(self, aggregate: Any) -> None:
+            """The seat is out of play as a resigned seat is (among ``resigned``, in order,
+            and in ``flagged``), its clock stopped at nothing left."""
+            game = cast(Game, aggregate)
+            game.resigned = [*game.resigned, self.seat]
+            game.flagged = [*game.flagged, self.seat]
+            if game.clock is not None:
+                game.clock = clocks.flagged(game.clock, self.seat)
             super().apply(game)
 
     class GameAborted(Event):
@@ -420,7 +470,15 @@ class Game(Aggregate):
         self.join_sha256 = join_sha256
         self.claims = list(claims or [])
         self.resigned: list[int] = []
-        """The seats that resigned, in order (:mod:`domain.lobby`)."""
+        """The seats out of play by the ledger — resigned, or flagged by their clocks — in
+        order (:mod:`domain.lobby`)."""
+        self.flagged: list[int] = []
+        """The seats among ``resigned`` that were flagged (:mod:`domain.clocks`)."""
+        control = self.settings.get("clock")
+        self.clock: clocks.ClockState | None = (
+            None if control is None else clocks.start(control, players)
+        )
+        """The clocks of a game with a clock control (docs/api.md, "Clocks")."""
         self.closed = ""
         """``aborted`` or ``expired`` once the game is called off, else empty."""
         self.rematch = ""
@@ -463,11 +521,11 @@ class Game(Aggregate):
         rules = self.rules
         found = rules.outcome(self.state)
         if found is not None:
-            return lobby.ranked(found, self.players, self.resigned)
+            return lobby.ranked(found, self.players, self.resigned, self.flagged)
         out = rules.out_of_play(self.state)
         if lobby.ends_game(self.players, self.resigned, out):
             scores = rules.summary(self.state).get("scores", [])
-            return lobby.resigned_outcome(scores, self.players, self.resigned, out)
+            return lobby.resigned_outcome(scores, self.players, self.resigned, out, self.flagged)
         return None
 
     @property
@@ -481,6 +539,11 @@ class Game(Aggregate):
         if not self.started or self.finished:
             return []
         return self.rules.current_players(self.state)
+
+    def clock_acting(self) -> list[int]:
+        """The seats whose clocks run now: those that may act, less the resigned and flagged
+        (whose moves are the bot's; docs/api.md, "Clocks")."""
+        return [seat for seat in self.current_players if seat not in self.resigned]
 
     @property
     def moves(self) -> int:
@@ -496,6 +559,8 @@ class Game(Aggregate):
         """Forget the past of the line of play (:meth:`domain.line.Line.trimmed`): what a game
         kept in memory holds, like a snapshot."""
         self.line = self.line.trimmed(self.version)
+        if self.clock is not None:
+            self.clock = clocks.trimmed(self.clock)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         """A copy for one command or query: the rules copy the state (far cheaper than a
@@ -507,6 +572,8 @@ class Game(Aggregate):
         clone.line = self.line.copy()
         clone.undo_request = copy_json(self.undo_request)
         clone.resigned = list(self.resigned)
+        clone.flagged = list(self.flagged)
+        clone.clock = None if self.clock is None else clocks.copy(self.clock)
         clone.state = self.rules.copy_state(self.state)
         return clone
 
@@ -555,6 +622,7 @@ class Game(Aggregate):
     def resign(self, seat: int) -> None:
         """The seat resigns from a running game (:func:`domain.lobby.check_resign`): the game
         ends when one seat is left playing, else the bot plays the seat out."""
+        clocks.check_not_flagged(seat, self.flagged)
         lobby.check_resign(
             seat,
             started=self.started,
@@ -609,19 +677,58 @@ class Game(Aggregate):
         *,
         notation: str | None = None,
         signature: str | None = None,
+        now: datetime | None = None,
     ) -> None:
         """A seat makes a move, given in its JSON form or (``notation``) in the game's
         notation: the rules decide every consequence, recorded as the move followed by the
         game's own events. A seat that registered a public key sends its ``signature`` of
         the move, decided on the game's version now (the caller has checked that this is
         the version the client saw; :func:`domain.move_signatures.check_move_signature`).
+        In a game with a clock, ``now`` is when the move arrived (the caller's clock: the
+        domain reads none): the move is refused (``out-of-time``) once the seat's time has
+        run out, else its ``elapsed_ms`` is recorded (docs/api.md, "Clocks").
         Raises ``GameError``; on error nothing is recorded."""
         if not self.started:
             raise GameNotReady("game-not-started", "Not every seat has been taken yet.")
         if self.undo_request is not None:
             raise GameNotReady("undo-pending", "An undo request is waiting for answers.")
+        clocks.check_not_flagged(seat, self.flagged)
         lobby.check_move(seat, self.players, self.resigned, self.rules.out_of_play(self.state))
-        self._move(seat, move_json, notation, by_player=True, signature=signature)
+        elapsed = self._elapsed(seat, now)
+        self._move(seat, move_json, notation, by_player=True, signature=signature, elapsed=elapsed)
+        self.play_resigned()
+
+    def _elapsed(self, seat: int, now: datetime | None) -> int | None:
+        """The time a player's move took, in a game with a clock (``None`` without one); the
+        move is refused once the seat's time has run out (:mod:`domain.clocks`)."""
+        if self.clock is None:
+            return None
+        if now is None:
+            raise ValueError("a move in a game with a clock needs the time it arrived")
+        since = self.clock["since"][seat]
+        if since is None:  # a seat that may not act: the rules refuse the move
+            return 0
+        elapsed = clocks.elapsed_ms(since, now)
+        clocks.check_in_time(self.clock, seat, elapsed)
+        return elapsed
+
+    def flag(self, seat: int, now: datetime, *, by: str, claimant: int = -1) -> None:
+        """Flag a seat whose time has run out by ``now`` (:func:`domain.clocks.check_flag`
+        refuses anything else): ``by`` the ``scheduler`` (``claimant`` -1), a seat's
+        ``claim`` or its own late ``move``. It is then out of play as a resigned seat is: the
+        game ends with one seat left playing, else the bot plays it out (docs/api.md,
+        "Clocks")."""
+        clocks.check_flag(
+            self.clock,
+            seat,
+            now,
+            players=self.players,
+            started=self.started,
+            finished=self.finished,
+            gone=self.resigned,
+            undo_pending=self.undo_request is not None,
+        )
+        self._trigger(Game.SeatFlagged, seat=seat, by=by, claimant=claimant)
         self.play_resigned()
 
     def _move(
@@ -632,10 +739,12 @@ class Game(Aggregate):
         *,
         by_player: bool = False,
         signature: str | None = None,
+        elapsed: int | None = None,
     ) -> None:
         """One move of a seat, recorded with its consequences. ``by_player``: a move the
         player sent, whose signature is checked; the bot's moves for a resigned seat are the
-        service's, never signed (docs/audit.md, "Player signatures")."""
+        service's, never signed (docs/audit.md, "Player signatures"), never timed.
+        ``elapsed``: the time a player's move took (a game with a clock)."""
         rules = self.rules
         move = (
             rules.parse_notation(notation) if notation is not None else rules.parse_move(move_json)
@@ -653,6 +762,8 @@ class Game(Aggregate):
             )
             if signature is not None:
                 fields["signature"] = signature
+        if elapsed is not None:
+            fields["elapsed_ms"] = elapsed
         events = rules.apply(self.state, seat, move, self._random_stream())
         self._trigger(Game.MoveMade, **fields)
         self._record(events)
@@ -666,7 +777,8 @@ class Game(Aggregate):
         has resigned, players undo nothing (its bot cannot consent; docs/api.md, "Lobby")."""
         if self.resigned:
             raise undo.UndoRefused(
-                "undo-not-allowed", "A seat has resigned: turns are no longer taken back."
+                "undo-not-allowed",
+                "A seat has resigned or run out of time: turns are no longer taken back.",
             )
         decided = undo.request_undo(self._undo_table(), seat, turns)
         if isinstance(decided, undo.Request):

@@ -4,7 +4,8 @@ views"; docs/audit.md, "Undo").
 
 The game aggregate (:class:`domain.game.Game`) stores these events around the games' own:
 ``Created``, ``SeatJoined``, ``MoveMade``, and the undo protocol's ``UndoRequested``,
-``UndoAnswered`` and ``TurnsUndone``, and the lobby's ``SeatLeft``, ``SeatResigned``,
+``UndoAnswered`` and ``TurnsUndone``, the clocks' ``SeatFlagged`` (docs/api.md, "Clocks"),
+and the lobby's ``SeatLeft``, ``SeatResigned``,
 ``GameAborted``, ``GameExpired`` and ``RematchCreated`` (docs/api.md, "Lobby"). Each
 definition here is the event's *public* data —
 what ``Game.Event.public_data`` gives, the event log presents and the hash chain covers —
@@ -21,6 +22,8 @@ from typing import Any, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
+from domain.clocks import CorrespondenceClock, FischerClock
+
 
 class LedgerSettings(TypedDict):
     """The ledger settings fixed at creation (docs/api.md, "Ledger settings: undo and
@@ -28,6 +31,9 @@ class LedgerSettings(TypedDict):
 
     undo: Literal["none", "consent", "free"]
     tournament: bool
+    clock: NotRequired[FischerClock | CorrespondenceClock]
+    """Only in a game with a clock: its time control, fixed at creation (docs/api.md,
+    "Clocks"; :mod:`domain.clocks`)."""
 
 
 class ScenarioAnalysis(TypedDict):
@@ -88,6 +94,10 @@ class MoveMade(TypedDict):
     base64url of 64 bytes) of ``{"game", "version": this event's version - 1, "move"}`` in
     canonical JSON (docs/api.md, "Signed moves"; :mod:`domain.move_signatures`). Shown only to
     a viewer who sees the whole move (docs/risk.md, "Hidden information")."""
+    elapsed_ms: NotRequired[int]
+    """Only in a game with a clock, and only for a move the player sent (not the bot's for a
+    resigned or flagged seat): the milliseconds from the seat getting the turn to the move's
+    arrival, measured by the service (docs/api.md, "Clocks")."""
 
 
 class UndoRequested(TypedDict):
@@ -132,6 +142,17 @@ class SeatResigned(TypedDict):
     seat: int
 
 
+class SeatFlagged(TypedDict):
+    """A seat's time ran out (docs/api.md, "Clocks"; :mod:`domain.clocks`): flagged ``by``
+    the service's ``scheduler`` that follows the clocks (``claimant`` -1), by a player's
+    ``claim`` (``claimant`` the claiming seat), or by the seat's own ``move`` that arrived
+    too late (``claimant`` the seat). It is then out of play as if it had resigned."""
+
+    seat: int
+    by: Literal["scheduler", "claim", "move"]
+    claimant: int
+
+
 class GameAborted(TypedDict):
     """The game was called off before it started, ``by`` its creator."""
 
@@ -159,6 +180,7 @@ LEDGER_EVENTS: tuple[type[Mapping[str, object]], ...] = (
     TurnsUndone,
     SeatLeft,
     SeatResigned,
+    SeatFlagged,
     GameAborted,
     GameExpired,
     RematchCreated,

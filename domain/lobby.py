@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Any, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
@@ -95,19 +95,30 @@ def ends_game(players: int, resigned: Sequence[int], out: Sequence[int] = ()) ->
 class ResignationDetails(TypedDict):
     """An outcome's details when the game ended by resignation (docs/api.md, "Lobby"): every
     seat but one resigned (or was put out), in the order they resigned. A game the rules
-    ended after some seats resigned keeps the rules' details, with ``resigned`` added."""
+    ended after some seats resigned keeps the rules' details, with ``resigned`` added.
 
-    ended_by: Literal["resignation"]
+    A seat flagged by its clock (docs/api.md, "Clocks") goes out of play exactly as if it had
+    resigned: it is listed in ``flagged`` (only when a seat was), not in ``resigned``, and a
+    game ended by the flag of the last seat but one has ``ended_by: "flag"``."""
+
+    ended_by: Literal["resignation", "flag"]
     resigned: list[int]
+    flagged: NotRequired[list[int]]
 
 
 def resigned_outcome(
-    scores: Sequence[int], players: int, resigned: Sequence[int], out: Sequence[int] = ()
+    scores: Sequence[int],
+    players: int,
+    resigned: Sequence[int],
+    out: Sequence[int] = (),
+    flagged: Sequence[int] = (),
 ) -> Outcome:
     """The outcome of a game ended by resignation: the seat left wins (rank 1); the resigned
     seats follow, the one who resigned last ranked highest among them; then the seats the
     rules had put out, the last out highest (docs/api.md, "Lobby"). ``scores`` are the
-    game's scores as they stood (zeros when the game keeps none)."""
+    game's scores as they stood (zeros when the game keeps none). ``resigned`` holds the
+    seats flagged by their clocks too, in order; ``flagged`` names them
+    (:func:`gone_details`)."""
     left = remaining(players, resigned, out)
     ranks = [0] * players
     for seat in left:
@@ -119,14 +130,34 @@ def resigned_outcome(
         scores=_scores(scores, players),
         ranks=ranks,
         winners=left,
-        details=dict(ResignationDetails(ended_by="resignation", resigned=list(resigned))),
+        details=gone_details(
+            dict(ResignationDetails(ended_by="resignation", resigned=[])), resigned, flagged
+        ),
     )
 
 
-def ranked(outcome: Outcome, players: int, resigned: Sequence[int]) -> Outcome:
+def gone_details(
+    details: dict[str, Any], gone: Sequence[int], flagged: Sequence[int]
+) -> dict[str, Any]:
+    """An outcome's ``details`` naming the seats that left play by the ledger: ``resigned``
+    (in order), and ``flagged`` only when a seat's clock ran out (docs/api.md, "Clocks"); a
+    game ended by resignation says whether the last seat to go was flagged (``ended_by``)."""
+    found = dict(details)
+    found["resigned"] = [seat for seat in gone if seat not in flagged]
+    if flagged:
+        found["flagged"] = list(flagged)
+    if found.get("ended_by") == "resignation" and gone and gone[-1] in flagged:
+        found["ended_by"] = "flag"
+    return found
+
+
+def ranked(
+    outcome: Outcome, players: int, resigned: Sequence[int], flagged: Sequence[int] = ()
+) -> Outcome:
     """The rules' outcome of a game some seats resigned from: the seats still playing keep
     their order (their ranks renumbered), every resigned seat is ranked below them (the last
-    to resign highest); the winners are the seats ranked first."""
+    to resign highest); the winners are the seats ranked first. A seat flagged by its clock
+    is among ``resigned``, in order, and named in ``flagged`` (:func:`gone_details`)."""
     if not resigned:
         return outcome
     left = remaining(players, resigned)
@@ -135,8 +166,7 @@ def ranked(outcome: Outcome, players: int, resigned: Sequence[int]) -> Outcome:
         ranks[seat] = 1 + sum(1 for other in left if outcome.ranks[other] < outcome.ranks[seat])
     for place, seat in enumerate(reversed(resigned)):
         ranks[seat] = len(left) + 1 + place
-    details = dict(outcome.details)
-    details["resigned"] = list(resigned)
+    details = gone_details(dict(outcome.details), resigned, flagged)
     return Outcome(
         scores=list(outcome.scores),
         ranks=ranks,

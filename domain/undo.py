@@ -35,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from domain.clocks import normalise_control
 from domain.errors import GameError, GameNotReady, InvalidOptions
 
 UNDO_MODES = ("none", "consent", "free")
@@ -104,9 +105,10 @@ class Request:
 
 def normalise_settings(settings: dict[str, Any] | None) -> dict[str, Any]:
     """The ledger settings of a new game with defaults: ``undo`` and ``tournament``
-    (docs/api.md, "Ledger settings: undo and tournaments")."""
+    (docs/api.md, "Ledger settings: undo and tournaments"), and ``clock`` only when the game
+    has one (:func:`domain.clocks.normalise_control`; docs/api.md, "Clocks")."""
     given = dict(settings or {})
-    unknown = set(given) - {"undo", "tournament"}
+    unknown = set(given) - {"undo", "tournament", "clock"}
     if unknown:
         raise InvalidOptions("invalid-settings", f"Unknown settings: {', '.join(sorted(unknown))}.")
     tournament = given.get("tournament", False)
@@ -115,7 +117,11 @@ def normalise_settings(settings: dict[str, Any] | None) -> dict[str, Any]:
     undo = given.get("undo", "none" if tournament else "consent")
     if undo not in UNDO_MODES:
         raise InvalidOptions("invalid-settings", f"'undo' must be one of {', '.join(UNDO_MODES)}.")
-    return {"undo": undo, "tournament": tournament}
+    clock = normalise_control(given.get("clock"))
+    fixed: dict[str, Any] = {"undo": undo, "tournament": tournament}
+    if clock is not None:
+        fixed["clock"] = dict(clock)
+    return fixed
 
 
 # The three decisions

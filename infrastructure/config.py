@@ -90,6 +90,9 @@ class Settings:
     checkpoint_interval: float = 60.0
     """Seconds between the scheduled checkpoints of running games (0: checkpoints only when a
     game ends; docs/audit.md, "Signed checkpoints")."""
+    clock_interval: float = 1.0
+    """Seconds between the clock scheduler's looks for games whose time is up (0: off, flags
+    only by a player's claim; docs/api.md, "Clocks"; docs/operations.md, "Clocks")."""
     auto_upgrade: bool = True
     """Servers and runners bring the store's schema up to date when they start (under the
     schema lock, docs/operations.md, "Schema"); ``False``: they refuse a store whose schema is
@@ -120,6 +123,7 @@ class Settings:
             max_json_depth = int(get("MAX_JSON_DEPTH", "32"))
             lobby_expiry_seconds = int(get("LOBBY_EXPIRY_SECONDS", str(7 * 24 * 3600)))
             checkpoint_interval = float(get("CHECKPOINT_INTERVAL", "60"))
+            clock_interval = float(get("CLOCK_INTERVAL", "1"))
         except ValueError as error:
             raise ConfigurationError(
                 f"A numeric GAMELEDGER_ setting is not a number: {error}"
@@ -131,8 +135,8 @@ class Settings:
             )
         if lobby_expiry_seconds < 0:
             raise ConfigurationError("GAMELEDGER_LOBBY_EXPIRY_SECONDS must not be negative.")
-        if not 0 <= checkpoint_interval < float("inf"):
-            raise ConfigurationError("GAMELEDGER_CHECKPOINT_INTERVAL must be 0 or more seconds.")
+        _check_interval("CHECKPOINT_INTERVAL", checkpoint_interval)
+        _check_interval("CLOCK_INTERVAL", clock_interval)
         if game_cache_mb < 0:
             raise ConfigurationError("GAMELEDGER_GAME_CACHE_MB must not be negative.")
         if postgres.pool_size < 1 or postgres.max_overflow < 0:
@@ -178,6 +182,7 @@ class Settings:
             max_json_depth=max_json_depth,
             lobby_expiry_seconds=lobby_expiry_seconds,
             checkpoint_interval=checkpoint_interval,
+            clock_interval=clock_interval,
             auto_upgrade=auto_upgrade == "yes",
             idempotency_ttl=idempotency_ttl,
             idempotency_lease=idempotency_lease,
@@ -197,3 +202,9 @@ class Settings:
         if not part:
             return self.sqlite_path
         return self.sqlite_path.with_name(f"{self.sqlite_path.stem}-{part}.db")
+
+
+def _check_interval(name: str, seconds: float) -> None:
+    """A schedule's interval is 0 (off) or a finite number of seconds."""
+    if not 0 <= seconds < float("inf"):
+        raise ConfigurationError(f"GAMELEDGER_{name} must be 0 or more seconds.")

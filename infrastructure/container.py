@@ -14,6 +14,7 @@ import psycopg
 from eventsourcing.persistence import PersistenceError
 
 from application.checkpointer import CheckpointProjection
+from application.projections.clocks import ClocksProjection, ClocksView
 from application.projections.following import FollowingProjection
 from application.projections.games_list import GamesListProjection, GamesListView, ListPages
 from application.projections.turns import TurnsProjection, TurnsView
@@ -23,6 +24,7 @@ from application.shards import store_name
 from application.store import EventStorage, GameStore
 from infrastructure import schema
 from infrastructure.checkpoint_schedule import CheckpointSchedule
+from infrastructure.clock_schedule import ClockSchedule
 from infrastructure.config import ConfigurationError, Settings
 from infrastructure.follower import FollowerFailure, LogFollower
 from infrastructure.rebuild import rebuild_read_model
@@ -67,6 +69,8 @@ class Services:
     """The service signing key (docs/audit.md, "Service signing key")."""
     tlog: TransparencyLog
     read_models: dict[str, ReadModel] = field(default_factory=dict)
+    clock_schedule: ClockSchedule | None = None
+    """The clock scheduler (docs/api.md, "Clocks"), run beside the followers."""
 
     def followers(self) -> list[LogFollower]:
         """Every follower of the event log: the read models' and the checkpointer's."""
@@ -79,24 +83,38 @@ class Services:
         return view
 
     @property
+    def clocks(self) -> ClocksView:
+        """The clocks read-model store."""
+        view: ClocksView = self.read_models["clocks"].view
+        return view
+
+    @property
     def turns(self) -> TurnsView:
         """The turn-index store."""
         view: TurnsView = self.read_models["turns"].view
         return view
 
     def failures(self) -> list[FollowerFailure]:
-        """The read models (and the checkpointer, and the schedule) this process follows that
+        """The read models (and the checkpointer, and the schedules) this process follows that
         cannot apply their next notification (docs/operations.md, "Health")."""
         found = [follower.failure for follower in self.followers()]
-        return [f for f in [*found, self.tlog.schedule.failure] if f is not None]
+        found += [self.tlog.schedule.failure, self.schedule().failure]
+        return [f for f in found if f is not None]
+
+    def schedule(self) -> ClockSchedule:
+        """The clock scheduler, made on first use (it follows the clocks read model)."""
+        if self.clock_schedule is None:
+            self.clock_schedule = ClockSchedule(self.app, self.clocks, self.settings.clock_interval)
+        return self.clock_schedule
 
     def start_following(self) -> None:
         """Keep the read models and the transparency log up to date in background threads,
-        and run the schedule of running games' checkpoints."""
+        and run the schedule of running games' checkpoints and the clock scheduler."""
         self.watcher.start()
         for follower in self.followers():
             follower.start()
         self.tlog.schedule.start()
+        self.schedule().start()
 
     def catch_up(self) -> None:
         """Bring every read model and the transparency log up to date now (in this thread)."""
@@ -128,8 +146,10 @@ class Services:
         return applied
 
     def close(self) -> None:
-        """Stop the followers and the schedule, and close the stores."""
+        """Stop the followers and the schedules, and close the stores."""
         self.tlog.schedule.stop()
+        if self.clock_schedule is not None:
+            self.clock_schedule.stop()
         for follower in self.followers():
             follower.stop()
         self.watcher.stop()
@@ -145,6 +165,10 @@ def _turns(app: GameLedger, cache_bytes: int) -> Callable[[Any], FollowingProjec
     return lambda view: TurnsProjection(view, app, cache_bytes)
 
 
+def _clocks(app: GameLedger, cache_bytes: int) -> Callable[[Any], FollowingProjection]:
+    return lambda view: ClocksProjection(view, app, cache_bytes)
+
+
 def projection_cache_bytes(settings: Settings) -> int:
     """The games each projection keeps while following them: a quarter of the game cache."""
     return int(settings.game_cache_mb * 1024 * 1024 / 4)
@@ -153,6 +177,7 @@ def projection_cache_bytes(settings: Settings) -> int:
 _PROJECTIONS: dict[str, Callable[[GameLedger, int], Callable[[Any], FollowingProjection]]] = {
     "games_list": _games_list,
     "turns": _turns,
+    "clocks": _clocks,
 }
 
 

@@ -39,6 +39,7 @@ event log's ``?type=``)."""
 READ_MODEL_VERSIONS = {
     "games_list": GAMES_LIST_VERSION,
     "turns": 1,
+    "clocks": 1,
     "records": 1,
     PART: 1,
     TLOG: 1,
@@ -50,7 +51,9 @@ version 2) is made anew by the upgrade and filled again from the log by its foll
 ``records`` part keeps finished games' records (:mod:`infrastructure.readmodels.records`), the
 ``idempotency`` part the answers kept for ``Idempotency-Key``
 (:mod:`infrastructure.idempotency`), the ``tlog`` part the transparency log
-(:mod:`infrastructure.tlog_tables`: not a read model, never rebuilt nor dropped)."""
+(:mod:`infrastructure.tlog_tables`: not a read model, never rebuilt nor dropped). The
+``clocks`` read model (version 1) keeps when each running game's clock runs out, for the
+clock scheduler (docs/operations.md, "Clocks")."""
 
 KEPT_PARTS = ("records", PART, TLOG)
 """The parts that are not read models: created by their store's own statements."""

@@ -9,7 +9,7 @@
   A process that follows the log holds one more connection, its LISTEN
   (:mod:`infrastructure.watcher`).
 * **SQLite** (the embedded default): the event store in one file and each read model in a
-  file beside it (``<stem>-games_list.db``, ``<stem>-turns.db``).
+  file beside it (``<stem>-games_list.db``, ``<stem>-turns.db``, ``<stem>-clocks.db``).
 * **memory**: the library's in-memory recorders; read models in in-memory SQLite.
 
 Nothing here creates a table: :mod:`infrastructure.schema` does, as one explicit step."""
@@ -41,15 +41,17 @@ from application.shards import store_name
 from application.store import EventsByTopic
 from infrastructure.config import PostgresSettings, Settings
 from infrastructure.pgrecorder import RenderedPostgresRecorder
+from infrastructure.readmodels.postgres_clocks import PostgresClocksView
 from infrastructure.readmodels.postgres_games_list import PostgresGamesListView
 from infrastructure.readmodels.postgres_turns import PostgresTurnsView
 from infrastructure.readmodels.records import PostgresRecordStore, SQLiteRecordStore
+from infrastructure.readmodels.sqlite_clocks import SQLiteClocksView
 from infrastructure.readmodels.sqlite_games_list import SQLiteGamesListView
 from infrastructure.readmodels.sqlite_turns import SQLiteTurnsView
 from infrastructure.tlog_postgres import PostgresLogStore
 from infrastructure.tlog_sqlite import SQLiteLogStore
 
-READ_MODELS = ("games_list", "turns")
+READ_MODELS = ("games_list", "turns", "clocks")
 """Every read model, by name (the projections of application/projections/)."""
 
 SQLITE_LOCK_TIMEOUT = 10
@@ -340,9 +342,17 @@ class Storage:
     def read_model(self, name: str, suffix: str = "") -> Any:
         """The view of read model ``name`` (``suffix``: a table set beside the live one)."""
         if self.postgres is not None:
-            postgres_class = {"games_list": PostgresGamesListView, "turns": PostgresTurnsView}
+            postgres_class = {
+                "games_list": PostgresGamesListView,
+                "turns": PostgresTurnsView,
+                "clocks": PostgresClocksView,
+            }
             return postgres_class[name](self.postgres, suffix)
-        sqlite_class = {"games_list": SQLiteGamesListView, "turns": SQLiteTurnsView}
+        sqlite_class = {
+            "games_list": SQLiteGamesListView,
+            "turns": SQLiteTurnsView,
+            "clocks": SQLiteClocksView,
+        }
         return sqlite_class[name](self.sqlite(name), suffix)
 
     def data_version(self, part: str) -> SQLiteDataVersion:

@@ -1,6 +1,6 @@
 """The routes of ``/api/v1`` (docs/api.md, "Endpoints"), one flask-smorest blueprint per
 resource, each in its own module: games, seats, moves, turns, undo, forks, records,
-rendering, lobby, streams, keys, transparency. Each route is thin: it reads the request,
+rendering, lobby, clocks, streams, keys, transparency. Each route is thin: it reads the request,
 calls one use case and shapes the answer; errors are raised and turned into problem+json by
 api/errors.py, and declared by api/problems.py."""
 
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from api.requests import Blueprint
 from api.resources import (
+    clocks,
     forks,
     games,
     keys,
@@ -32,6 +33,7 @@ BLUEPRINTS: tuple[Blueprint, ...] = (
     records.blp,
     rendering.blp,
     lobby.blp,
+    clocks.blp,
     streams.blp,
     keys.blp,
     transparency.blp,

@@ -62,7 +62,7 @@ def list_games(query: dict[str, Any]) -> Response:
 @blp.problems(
     problems.BODY,
     Failure(404, "unknown-game"),
-    Failure(422, "invalid-options", "invalid-player-count", "invalid-settings"),
+    Failure(422, "invalid-options", "invalid-player-count", "invalid-settings", "invalid-clock"),
 )
 def create_game(body: dict[str, Any]) -> Answer:
     """Create a game; its seats are then joined with POST .../seats. The creator receives,

@@ -75,7 +75,9 @@ def leave_game(body: dict[str, Any], game_id: str) -> Response:
 @blp.response(200, schemas.PlayedSchema)
 @blp.problems(
     *_COMMAND,
-    Failure(409, "game-not-started", "seat-resigned", "seat-out-of-play", "undo-pending"),
+    Failure(
+        409, "game-not-started", "seat-resigned", "seat-flagged", "seat-out-of-play", "undo-pending"
+    ),
     Failure(422, "game-over"),
 )
 def resign_game(body: dict[str, Any], game_id: str) -> Response:

@@ -31,7 +31,9 @@ def legal_moves(game_id: str) -> Answer:
     problems.SEAT,
     problems.GAME,
     problems.VERSIONED,
-    Failure(409, "game-not-started", "undo-pending", "seat-resigned"),
+    Failure(
+        409, "game-not-started", "undo-pending", "seat-resigned", "seat-flagged", "out-of-time"
+    ),
     Failure(
         422,
         "malformed-move",
@@ -45,7 +47,9 @@ def legal_moves(game_id: str) -> Answer:
 )
 def make_move(body: dict[str, Any], game_id: str) -> Response:
     """Make a move on the version the client saw (``expected_version`` or If-Match); a seat
-    that registered a public key signs it (``signature``; docs/api.md, "Signed moves")."""
+    that registered a public key signs it (``signature``; docs/api.md, "Signed moves"). In a
+    game with a clock the move's time is measured on arrival; a move that arrives after the
+    seat's time ran out flags the seat instead (``out-of-time``; docs/api.md, "Clocks")."""
     done = services().app.play(
         game_uuid(game_id),
         required_token(),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +100,7 @@ def _play(services: Any) -> dict[str, Any]:
     ended = _lobby(client, call, services.catch_up)
     services.catch_up()  # the checkpointer logs the ended games
     _log(ended, call)
+    _clock(client, call)
     return _cut(found)
 
 
@@ -161,6 +163,23 @@ def _arbiter(client: Any, found: dict[str, Any], call: Any) -> None:
     ).json
     body = {"turn": 0, "reason": "A misclick", "expected_version": played["version"]}
     call("arbiter_undo", "POST", f"{game}/arbiter/undo", body, token=created["arbiter_token"])
+
+
+def _clock(client: Any, call: Any) -> None:
+    """A game with a short Fischer clock whose first seat lets its time run out: the other
+    seat's claim flags it (docs/api.md, "Clocks")."""
+    base = "/api/v1"
+    control = {"type": "fischer", "base_seconds": 1, "increment_seconds": 0}
+    created = client.post(
+        f"{base}/games", json={"game": "azul", "players": 2, "settings": {"clock": control}}
+    ).json
+    game = f"{base}/games/{created['id']}"
+    tokens = [client.post(f"{game}/seats", json={"name": n}).json["token"] for n in ("Ann", "Bob")]
+    view = client.get(game).json
+    time.sleep(1.05)
+    claimant = tokens[1 - view["clock"]["flag_seat"]]
+    body = {"seat": view["clock"]["flag_seat"], "expected_version": view["version"]}
+    call("flag_seat", "POST", f"{game}/flag", body, token=claimant)
 
 
 def _bearer(token: str) -> dict[str, str]:

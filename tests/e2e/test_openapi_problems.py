@@ -65,6 +65,7 @@ BLUEPRINTS = {
         ("POST", "/api/v1/games/<game_id>/rematch"),
         ("POST", "/api/v1/games/<game_id>/claim"),
     },
+    "clocks": {("POST", "/api/v1/games/<game_id>/flag")},
     "streams": {
         ("GET", "/api/v1/games/<game_id>/stream"),
         ("GET", "/api/v1/games/stream"),
@@ -111,6 +112,7 @@ DECLARED = {
     ("post", "/api/v1/games/{game_id}/abort"): IDEMPOTENT | BODY | {401, 403, 404, 409},
     ("post", "/api/v1/games/{game_id}/rematch"): IDEMPOTENT | {401, 403, 404, 409},
     ("post", "/api/v1/games/{game_id}/claim"): IDEMPOTENT | BODY | {401, 403, 404, 409, 422},
+    ("post", "/api/v1/games/{game_id}/flag"): IDEMPOTENT | BODY | {401, 403, 404, 409, 422},
     ("get", "/api/v1/games/{game_id}/stream"): LIMITED | {400, 401, 403, 404, 503},
     ("get", "/api/v1/games/stream"): LIMITED | {400, 503},
     ("get", "/api/v1/keys"): LIMITED,
