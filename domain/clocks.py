@@ -108,6 +108,8 @@ def normalise_control(given: Any) -> Control | None:
     if not isinstance(given, Mapping):
         raise _invalid("'clock' must be an object with a 'type'")
     kind = given.get("type")
+    if not isinstance(kind, str):  # a list or an object is no name (and not hashable)
+        raise _invalid("'clock.type' must be one of none, fischer, correspondence")
     fields = {
         "fischer": {"base_seconds", "increment_seconds"},
         "correspondence": {"per_move", "unit"},
@@ -126,7 +128,7 @@ def normalise_control(given: Any) -> Control | None:
             increment_seconds=_whole(given, "increment_seconds", 0, FISCHER_MAX_INCREMENT),
         )
     unit = given.get("unit")
-    if unit not in UNIT_SECONDS:
+    if not isinstance(unit, str) or unit not in UNIT_SECONDS:
         raise _invalid("'clock.unit' must be hours or days")
     most = CORRESPONDENCE_MAX_DAYS * (24 if unit == "hours" else 1)
     per_move = _whole(given, "per_move", 1, most)

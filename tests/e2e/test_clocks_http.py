@@ -122,6 +122,9 @@ def test_the_claimant_needs_a_seat_and_the_game_a_clock(client: FlaskClient) -> 
         {"type": "correspondence", "per_move": 40, "unit": "days"},
         {"type": "correspondence", "per_move": 3, "unit": "weeks"},
         {"type": "hourglass"},
+        {"type": ["fischer"]},
+        {"type": {"fischer": 1}},
+        {"type": "correspondence", "per_move": 3, "unit": ["days"]},
     ],
 )
 def test_a_bad_control_is_refused(client: FlaskClient, clock: dict[str, Any]) -> None:

@@ -52,6 +52,10 @@ def test_the_controls_are_fixed_as_given() -> None:
         ({"type": "correspondence", "per_move": 721, "unit": "hours"}, "from 1 to 720"),
         ({"type": "correspondence", "per_move": 0, "unit": "hours"}, "per_move"),
         ({"type": "none", "base_seconds": 3}, "'clock.type' must be one of"),
+        ({"type": ["fischer"]}, "'clock.type' must be one of"),
+        ({"type": {"a": 1}}, "'clock.type' must be one of"),
+        ({"type": "correspondence", "per_move": 3, "unit": ["days"]}, "'clock.unit' must be"),
+        ({"type": "correspondence", "per_move": 3, "unit": {"a": 1}}, "'clock.unit' must be"),
     ],
 )
 def test_a_bad_control_is_refused_with_its_field(given: Any, says: str) -> None:
