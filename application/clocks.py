@@ -35,8 +35,11 @@ class Due:
 
 
 def due_of(game: Game) -> Due | None:
-    """When a game's next flag falls due, as its events leave it (``None``: no clock runs)."""
-    if game.clock is None:
+    """When a game's next flag falls due, as its events leave it (``None``: no clock runs, or
+    an undo request waits for answers — no flag is recorded meanwhile, docs/api.md, "Clocks",
+    so the game must not hold a due row that the scheduler would read and fail on every run,
+    ahead of the games it can flag; the answer is an event, which brings the row back)."""
+    if game.clock is None or game.undo_request is not None:
         return None
     found = clocks.first_flag(game.clock)
     if found is None:

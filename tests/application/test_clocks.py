@@ -302,3 +302,34 @@ def test_the_clocks_survive_snapshots_and_the_read_model_follows_them(
     assert clocks.flag_all_due(app, services.clocks.due(now.at, 10), now.at) == 1
     services.catch_up()
     assert services.clocks.all_rows() == []
+
+
+def test_games_waiting_on_an_undo_answer_do_not_hold_up_the_scheduler(
+    now: FakeTime, services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game whose undo request waits cannot be flagged until the answer (docs/api.md,
+    "Clocks"): it must not keep a due row that the scheduler reads (and fails on) every run,
+    ahead of games it could flag — with a batch of one, the other game is flagged at once; the
+    waiting game is flagged after the refusal."""
+    from infrastructure import clock_schedule
+
+    app = services.app
+    waiting = timed(app, undo="consent")
+    mover = move(waiting)
+    app.request_undo(waiting.game_id, waiting.tokens[mover])  # the other seat must answer
+    now.advance(5)
+    running = timed(app)
+    now.advance(11)  # the waiting game's seat ran out first, then the running game's
+    services.catch_up()
+    monkeypatch.setattr(clock_schedule, "BATCH", 1)
+    schedule = clock_schedule.ClockSchedule(app, services.clocks, 1, clock=lambda: now.at)
+    assert schedule.run_once() == 1
+    assert logged(app, running.game_id, "SeatFlagged")
+    assert not logged(app, waiting.game_id, "SeatFlagged")
+    app.answer_undo(waiting.game_id, waiting.tokens[1 - mover], accept=False)
+    services.catch_up()
+    assert schedule.run_once() == 1  # the flag comes with the answer
+    assert [f["data"]["seat"] for f in logged(app, waiting.game_id, "SeatFlagged")] == [
+        1 - mover
+    ]
+    verified(app, waiting.game_id)
