@@ -134,7 +134,7 @@ def seat_flagged(referee: ClockReferee, index: int) -> int:
     if type(seat) is not int or not 0 <= seat < referee.players:
         raise Discrepancy(f"seat {show(seat)} does not exist", *where)
     expected = {"scheduler": [-1], "claim": list(range(referee.players)), "move": [seat]}
-    if by not in expected:
+    if not isinstance(by, str) or by not in expected:  # a list or object is no name
         raise Discrepancy(f"data.by is {show(by)}, not scheduler, claim or move", *where)
     if claimant not in expected[by] or type(claimant) is not int:
         raise Discrepancy(f"data.claimant is {show(claimant)} for a flag by {by}", *where)

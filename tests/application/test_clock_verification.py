@@ -108,3 +108,12 @@ def test_a_forged_flag_claimant_is_caught(now: FakeTime) -> None:
     flag["data"]["by"] = "scheduler"  # a claimant seat, but by the scheduler
     found = failed_at(verify_record(rehash(record)), flag["version"], "SeatFlagged")
     assert "data.claimant is" in found and "for a flag by scheduler" in found
+
+
+@pytest.mark.parametrize("by", [["claim"], {"claim": 1}])
+def test_a_flag_whose_by_is_not_a_name_is_caught_not_a_crash(now: FakeTime, by: Any) -> None:
+    record = played(now)
+    flag = first(record, "SeatFlagged")
+    flag["data"]["by"] = by  # unhashable: the verifier must say so, not raise
+    found = failed_at(verify_record(rehash(record)), flag["version"], "SeatFlagged")
+    assert "not scheduler, claim or move" in found
