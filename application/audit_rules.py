@@ -106,7 +106,9 @@ class Referee:
                 audit_lobby.check_undo(self, item)
             index = handler(index)
             if item["type"] not in _CLOCKED_HANDLERS:
-                audit_clocks.after(self, item)
+                # the last event the handler took: an acceptance's TurnsUndone starts the
+                # clocks at its own timestamp, as in the game (docs/api.md, "Clocks")
+                audit_clocks.after(self, self.events[index - 1])
         if self.hidden_from is not None:
             return
         outcome = self.outcome()

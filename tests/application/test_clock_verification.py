@@ -117,3 +117,24 @@ def test_a_flag_whose_by_is_not_a_name_is_caught_not_a_crash(now: FakeTime, by: 
     flag["data"]["by"] = by  # unhashable: the verifier must say so, not raise
     found = failed_at(verify_record(rehash(record)), flag["version"], "SeatFlagged")
     assert "not scheduler, claim or move" in found
+
+
+def test_after_a_consented_undo_the_clocks_start_at_the_turns_undone(now: FakeTime) -> None:
+    """The verifier follows the game (docs/api.md, "Clocks": after ``TurnsUndone`` the seats
+    that may act start at *its* timestamp), not the ``UndoAnswered`` before it: a flag 10 s
+    after the answer but less than 10 s after the undo is premature."""
+    table = timed(GameLedger(), undo="consent")
+    app, game_id = table.app, table.game_id
+    now.advance(3)
+    mover = move(table)
+    app.request_undo(game_id, table.tokens[mover])
+    now.advance(1)
+    app.answer_undo(game_id, table.tokens[1 - mover], accept=True)
+    now.advance(10)
+    clocks.claim_flag(app, game_id, table.tokens[1 - mover], mover)
+    record = export_record(app, game_id)
+    assert verify_record(record).ok
+    shifted(first(record, "TurnsUndone"), 1)  # the undo a second after the answer
+    flag = first(record, "SeatFlagged")
+    found = failed_at(verify_record(rehash(record)), flag["version"], "SeatFlagged")
+    assert found.endswith("the flag is premature"), found
