@@ -18,6 +18,7 @@ from application.service import GameLedger
 from application.verification import verify_record
 from domain.errors import GameError
 from domain.game import Game
+from infrastructure import clock_schedule
 from infrastructure.container import Services
 from tests.fake_time import FakeTime, install
 from tests.helpers import Table
@@ -311,8 +312,6 @@ def test_games_waiting_on_an_undo_answer_do_not_hold_up_the_scheduler(
     "Clocks"): it must not keep a due row that the scheduler reads (and fails on) every run,
     ahead of games it could flag — with a batch of one, the other game is flagged at once; the
     waiting game is flagged after the refusal."""
-    from infrastructure import clock_schedule
-
     app = services.app
     waiting = timed(app, undo="consent")
     mover = move(waiting)
@@ -329,7 +328,5 @@ def test_games_waiting_on_an_undo_answer_do_not_hold_up_the_scheduler(
     app.answer_undo(waiting.game_id, waiting.tokens[1 - mover], accept=False)
     services.catch_up()
     assert schedule.run_once() == 1  # the flag comes with the answer
-    assert [f["data"]["seat"] for f in logged(app, waiting.game_id, "SeatFlagged")] == [
-        1 - mover
-    ]
+    assert [f["data"]["seat"] for f in logged(app, waiting.game_id, "SeatFlagged")] == [1 - mover]
     verified(app, waiting.game_id)
