@@ -7,7 +7,7 @@ the top seeds have the first-round byes. In round ``r`` the bracket splits into 
 ``2**(r-1)`` places, each holding at most one entrant still in (not eliminated, not
 withdrawn); neighbouring blocks meet; a block facing an empty one has a bye (walkover). The
 caller passes every entrant of the start at every round, so the bracket never moves. Seats:
-``seating.order_pair`` (balance, else a lot).
+``colours`` (the Dutch colour rules; the better seed counts as higher ranked).
 
 Multi-player tables: each round seats the entrants still in, by the standing order, snake
 fashion over the tables of ``sizes.split`` (1st, 2nd, .. to the last table, then back), so the
@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from domain.randomness import RandomStream
+from domain.tournament.pairing.colours import Lot, order_two
 from domain.tournament.pairing.model import (
     EliminationSettings,
     Entrant,
@@ -30,7 +31,7 @@ from domain.tournament.pairing.model import (
     check_table_sizes,
     standing_order,
 )
-from domain.tournament.pairing.seating import order_pair, order_table
+from domain.tournament.pairing.seating import order_table
 from domain.tournament.pairing.sizes import split
 
 
@@ -75,9 +76,11 @@ def pair_elimination_two(
         survivors.append(inside[0] if inside else None)
     tables: list[tuple[str, ...]] = []
     byes: list[str] = []
+    lot = Lot(rng)
     for a, b in zip(survivors[::2], survivors[1::2], strict=True):
         if a is not None and b is not None:
-            tables.append(tuple(e.id for e in order_pair(a, b, rng)))
+            high, low = sorted((a, b), key=lambda e: e.number)
+            tables.append(tuple(e.id for e in order_two(high, low, lot)))
         elif a is not None or b is not None:
             byes.append((a or b).id)  # type: ignore[union-attr]
     if not tables:

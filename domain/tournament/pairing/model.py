@@ -2,11 +2,13 @@
 function takes (an entrant's standing inputs, the format's settings) and what it returns (a
 round: tables in seat order, and byes). All frozen; JSON-ready through ``Round.to_json``.
 
-The standing order used by every format (``standing_order``): more tournament points first,
-then the tie-break values compared in the order given (greater first: the standings code
-passes a tie-break where less is better negated), then the lower pairing number. Pairing
-numbers are fixed when the tournament starts (``domain.tournament.pairing.starting``), so no
-two entrants ever tie and no format needs chance to order its entrants.
+Two orders of the entrants: the *standing order* (``standing_order``): more tournament points
+first, then the tie-break values compared in the order given (greater first: the standings
+code passes a tie-break where less is better negated), then the lower pairing number; and the
+Swiss *pairing order* (``pairing_order``): points, then pairing number, as the FIDE Dutch
+system ranks. Pairing numbers are fixed when the tournament starts
+(``domain.tournament.pairing.starting``), so no two entrants ever tie and no format needs
+chance to order its entrants.
 """
 
 from __future__ import annotations
@@ -129,6 +131,12 @@ def standing_key(entrant: Entrant) -> tuple[float, tuple[float, ...], int]:
 def standing_order(entrants: Sequence[Entrant]) -> list[Entrant]:
     """The entrants from first to last in the standing order (module docstring)."""
     return sorted(entrants, key=standing_key)
+
+
+def pairing_order(entrants: Sequence[Entrant]) -> list[Entrant]:
+    """The Swiss pairing order (FIDE C.04.3 A.2): more points first, then the lower pairing
+    number; tie-breaks, which move with every result elsewhere, are left out."""
+    return sorted(entrants, key=lambda e: (-e.points, e.number))
 
 
 def check_entrants(entrants: Sequence[Entrant]) -> None:

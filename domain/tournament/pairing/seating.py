@@ -5,10 +5,7 @@ An entrant's *seat debt* adds, game by game, how early it sat: a seat's position
 ``60 * seat / (players - 1) - 30`` (seat 0 = -30, last seat = +30; integers for 2 to 6
 players). A debt below zero means the entrant has sat early more than late.
 
-* Two players: the entrant with the greater debt (who sat later more) moves first; when equal,
-  the one who sat later in the most recent game where their positions differed; when their
-  histories are the same (always in round 1), a lot from the ``RandomStream`` decides (one
-  ``below(2)`` per such table: a genuinely free choice).
+* Two players: ``colours`` (the FIDE Dutch colour rules).
 * Three to six players: the order that minimises, over the table, first the sum of squared
   debts after the game (by the rearrangement inequality: greater debt, earlier seat), then how
   often each entrant already had that exact seat at a table of this size. Ties among equally
@@ -21,39 +18,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from domain.randomness import RandomStream
-from domain.tournament.pairing.model import Entrant
-
-
-def position(seat: int, players: int) -> int:
-    """How early ``seat`` is at a table of ``players``: -30 (first) .. +30 (last)."""
-    return 60 * seat // (players - 1) - 30
+from domain.tournament.pairing.colours import Lot, order_two, position
+from domain.tournament.pairing.model import Entrant, pairing_order
 
 
 def debt(entrant: Entrant) -> int:
     """The entrant's seat debt: the sum of its seats' positions (module docstring)."""
     return sum(position(seat, players) for seat, players in entrant.seats)
-
-
-def _later_recently(a: Entrant, b: Entrant) -> int:
-    """+1 if ``a`` sat later than ``b`` in their most recent game with different positions,
-    -1 if earlier, 0 if their position histories (aligned from the end) never differ."""
-    for (sa, pa), (sb, pb) in zip(reversed(a.seats), reversed(b.seats), strict=False):
-        da, db = position(sa, pa), position(sb, pb)
-        if da != db:
-            return 1 if da > db else -1
-    return 0
-
-
-def order_pair(a: Entrant, b: Entrant, rng: RandomStream | None) -> tuple[Entrant, Entrant]:
-    """The two-player seat order (module docstring): the first element moves first. Without
-    a stream (round-robin schedules), the lot is replaced by the order given."""
-    da, db = debt(a), debt(b)
-    if da != db:
-        return (a, b) if da > db else (b, a)
-    recent = _later_recently(a, b)
-    if recent:
-        return (a, b) if recent > 0 else (b, a)
-    return (a, b) if rng is None or rng.below(2) == 0 else (b, a)
 
 
 def _seat_cost(entrant: Entrant, seat: int, players: int, rounds: int) -> int:
@@ -67,7 +38,8 @@ def order_table(members: Sequence[Entrant], rng: RandomStream | None) -> list[En
     """The seat order of a table of any size (module docstring): element 0 moves first.
     Without a stream, ties go by the order given instead of a lot."""
     if len(members) == 2:
-        return list(order_pair(members[0], members[1], rng))
+        high, low = pairing_order(members)
+        return list(order_two(high, low, Lot(rng)))
     drawn = list(members) if rng is None else rng.shuffle(list(members))
     players = len(drawn)
     rounds = max((len(e.seats) for e in drawn), default=0)

@@ -9,15 +9,16 @@ weighing more than every lower tier of a whole round together (``tiers``):
 2. at most one bye: for a pairing with BYE, the byes the entrant already had;
 3. score groups: the squared distance between the two score groups (BYE counts as a group
    below the last, so the bye goes to the lowest group);
-4. seat balance: both want the same seat (``seat_conflict``);
-5. order within a score group, as the Dutch system does: the top half meets the bottom half
+4. seat balance: both wish the same seat (``seat_conflict``);
+5. order within a score group (the pairing order: points, then pairing number), as the
+   Dutch system does: the top half meets the bottom half
    (rank distance close to half the group); a floater meets the nearest ranks; the bye goes
    to the lowest ranked.
 
 Rematches and second byes are therefore chosen only when unavoidable. Above 80 entrants the
 graph keeps, for speed, each entrant's ``window`` next ranks and its half-group partners
 (and every BYE edge); when the matching then holds a rematch or a second bye the window
-doubles, up to the complete graph. Seats follow ``seating.order_pair``.
+doubles, up to the complete graph. Seats follow ``colours`` (the Dutch colour rules).
 """
 
 from __future__ import annotations
@@ -28,14 +29,14 @@ from dataclasses import dataclass
 import networkx as nx
 
 from domain.randomness import RandomStream
+from domain.tournament.pairing.colours import Lot, order_two, preference
 from domain.tournament.pairing.model import (
     Entrant,
     PairingError,
     Round,
     check_entrants,
-    standing_order,
+    pairing_order,
 )
-from domain.tournament.pairing.seating import debt, order_pair, position
 
 COMPLETE_UP_TO = 80
 WINDOW = 12
@@ -54,7 +55,7 @@ class _Ranked:
 
 
 def _rank(active: Sequence[Entrant]) -> list[_Ranked]:
-    ordered = standing_order(active)
+    ordered = pairing_order(active)
     groups: list[list[Entrant]] = []
     for entrant in ordered:
         if groups and groups[-1][0].points == entrant.points:
@@ -68,22 +69,13 @@ def _rank(active: Sequence[Entrant]) -> list[_Ranked]:
     return ranked
 
 
-def _seat_wish(entrant: Entrant) -> tuple[int, int]:
-    """(+1 wants to move first / -1 second / 0 no wish, strength in games of imbalance)."""
-    d = debt(entrant)
-    if d:
-        return (1 if d > 0 else -1), abs(d) // 30
-    if entrant.seats:
-        return (1 if position(*entrant.seats[-1]) > 0 else -1), 0
-    return 0, 0
-
-
 def seat_conflict(a: Entrant, b: Entrant) -> int:
-    """Tier 4: 0 unless both wish the same seat; then (weaker wish's strength + 1) squared."""
-    (wa, sa), (wb, sb) = _seat_wish(a), _seat_wish(b)
-    if wa == 0 or wa != wb:
+    """Tier 4: 0 unless both wish the same seat (``colours.preference``); then 1, 4 or 16 as
+    the weaker wish is mild, strong or absolute."""
+    pa, pb = preference(a), preference(b)
+    if pa.wish == 0 or pa.wish != pb.wish:
         return 0
-    return (min(sa, sb) + 1) ** 2
+    return int(4 ** (min(pa.strength, pb.strength) - 1))
 
 
 def _costs(a: _Ranked, b: _Ranked) -> tuple[int, int, int, int, int]:
@@ -91,7 +83,7 @@ def _costs(a: _Ranked, b: _Ranked) -> tuple[int, int, int, int, int]:
     if a.group == b.group:
         order = abs(b.in_group - a.in_group - a.group_size // 2)
     else:
-        order = (a.group_size - 1 - a.in_group) + b.in_group
+        order = 2 * ((a.group_size - 1 - a.in_group) + b.in_group)
     return (
         a.entrant.met(b.entrant.id),
         0,
@@ -166,7 +158,7 @@ def _avoidable(ranked: Sequence[_Ranked], tables: list[tuple[int, int]], bye: in
 
 def pair_swiss_two(entrants: Sequence[Entrant], round_number: int, rng: RandomStream) -> Round:
     """One Swiss round of two-player tables (module docstring): tables from the top board
-    down, each in seat order; the stream is used only for seat lots (``seating``)."""
+    down, each in seat order; the stream is used only for the initial colour (``colours``)."""
     check_entrants(entrants)
     ranked = _rank([e for e in entrants if e.active])
     if len(ranked) < 2:
@@ -177,9 +169,9 @@ def pair_swiss_two(entrants: Sequence[Entrant], round_number: int, rng: RandomSt
         if window >= len(ranked) or not _avoidable(ranked, tables, bye):
             break
         window *= 2
+    lot = Lot(rng)
     seated = tuple(
-        tuple(e.id for e in order_pair(ranked[i].entrant, ranked[j].entrant, rng))
-        for i, j in tables
+        tuple(e.id for e in order_two(ranked[i].entrant, ranked[j].entrant, lot)) for i, j in tables
     )
     byes = () if bye is None else (ranked[bye].entrant.id,)
     return Round(round_number, seated, byes)

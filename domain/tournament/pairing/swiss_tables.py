@@ -2,6 +2,9 @@
 tables"): entrants grouped by standing into tables of the target size, minimising repeated
 meetings, then seated for seat balance.
 
+The order followed is the Swiss pairing order (``model.pairing_order``: points, then pairing
+number).
+
 1. Shape: ``sizes.split`` (tables one smaller at the bottom where the count does not divide;
    byes only where no such split keeps every table at the game's minimum).
 2. Byes (if any): to the entrants with the fewest byes so far, the lowest ranked among them.
@@ -26,7 +29,7 @@ from domain.tournament.pairing.model import (
     SwissSettings,
     check_entrants,
     check_table_sizes,
-    standing_order,
+    pairing_order,
 )
 from domain.tournament.pairing.seating import order_table
 from domain.tournament.pairing.sizes import split
@@ -56,7 +59,7 @@ def pair_swiss_tables(
     """One Swiss round of multi-player tables (module docstring)."""
     check_entrants(entrants)
     check_table_sizes(settings.table_size, settings.min_table_size)
-    ranked = standing_order([e for e in entrants if e.active])
+    ranked = pairing_order([e for e in entrants if e.active])
     shape = split(len(ranked), settings.table_size, settings.min_table_size)
     if not shape.sizes:
         raise PairingError("too-few-entrants", "too few active entrants for one table")
