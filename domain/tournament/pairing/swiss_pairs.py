@@ -9,11 +9,12 @@ weighing more than every lower tier of a whole round together (``tiers``):
 2. at most one bye: for a pairing with BYE, the byes the entrant already had;
 3. score groups: the squared distance between the two score groups (BYE counts as a group
    below the last, so the bye goes to the lowest group);
-4. seat balance: both wish the same seat (``seat_conflict``);
-5. order within a score group (the pairing order: points, then pairing number), as the
+4. the bye to the lowest ranked: for a pairing with BYE, how many rank below the entrant;
+5. seat balance: both wish the same seat (``seat_conflict``);
+6. order within a score group (the pairing order: points, then pairing number), as the
    Dutch system does: the top half meets the bottom half
-   (rank distance close to half the group); a floater meets the nearest ranks; the bye goes
-   to the lowest ranked.
+   (rank distance close to half the group); a floater meets the nearest ranks (this counts
+   double).
 
 Rematches and second byes are therefore chosen only when unavoidable. Above 80 entrants the
 graph keeps, for speed, each entrant's ``window`` next ranks and its half-group partners
@@ -70,7 +71,7 @@ def _rank(active: Sequence[Entrant]) -> list[_Ranked]:
 
 
 def seat_conflict(a: Entrant, b: Entrant) -> int:
-    """Tier 4: 0 unless both wish the same seat (``colours.preference``); then 1, 4 or 16 as
+    """Tier 5: 0 unless both wish the same seat (``colours.preference``); then 1, 4 or 16 as
     the weaker wish is mild, strong or absolute."""
     pa, pb = preference(a), preference(b)
     if pa.wish == 0 or pa.wish != pb.wish:
@@ -78,8 +79,8 @@ def seat_conflict(a: Entrant, b: Entrant) -> int:
     return int(4 ** (min(pa.strength, pb.strength) - 1))
 
 
-def _costs(a: _Ranked, b: _Ranked) -> tuple[int, int, int, int, int]:
-    """The five tiers' costs of seating ``a`` (ranked above) against ``b``."""
+def _costs(a: _Ranked, b: _Ranked) -> tuple[int, int, int, int, int, int]:
+    """The six tiers' costs of seating ``a`` (ranked above) against ``b``."""
     if a.group == b.group:
         order = abs(b.in_group - a.in_group - a.group_size // 2)
     else:
@@ -88,13 +89,14 @@ def _costs(a: _Ranked, b: _Ranked) -> tuple[int, int, int, int, int]:
         a.entrant.met(b.entrant.id),
         0,
         (a.group - b.group) ** 2,
+        0,
         seat_conflict(a.entrant, b.entrant),
         order,
     )
 
 
-def _bye_costs(a: _Ranked, groups: int, count: int) -> tuple[int, int, int, int, int]:
-    return (0, a.entrant.byes, (groups - a.group) ** 2, 0, count - 1 - a.rank)
+def _bye_costs(a: _Ranked, groups: int, count: int) -> tuple[int, int, int, int, int, int]:
+    return (0, a.entrant.byes, (groups - a.group) ** 2, count - 1 - a.rank, 0, 0)
 
 
 def tiers(maxima: Sequence[int], tables: int) -> list[int]:
@@ -132,7 +134,7 @@ def _match(ranked: Sequence[_Ranked], window: int) -> tuple[list[tuple[int, int]
     if bye is not None:
         for a in ranked:
             costs[(a.rank, bye)] = _bye_costs(a, groups, n)
-    maxima = [max(c[t] for c in costs.values()) for t in range(5)]
+    maxima = [max(c[t] for c in costs.values()) for t in range(6)]
     units = tiers(maxima, (n + 1) // 2)
     weights = {
         pair: sum(u * c for u, c in zip(units, cost, strict=True)) for pair, cost in costs.items()
