@@ -24,9 +24,11 @@ have byes.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Sequence
 
+from domain.randomness import RandomStream
 from domain.tournament.pairing import grouping
 from domain.tournament.pairing.model import (
     Entrant,
@@ -41,6 +43,8 @@ from domain.tournament.pairing.sizes import split
 
 Tables = list[tuple[int, ...]]
 
+ATTEMPTS = 12
+
 
 def berger_round(count: int, round_in_cycle: int) -> Tables:
     """Round ``round_in_cycle`` (1-based) of the Berger tables for numbers ``1..count``: each
@@ -54,12 +58,9 @@ def berger_round(count: int, round_in_cycle: int) -> Tables:
     target = (round_in_cycle + 1) % mod
     fixed = next(a for a in range(1, m) if (2 * a) % mod == target)
     tables: Tables = [(m, fixed) if round_in_cycle % 2 == 0 else (fixed, m)]
-    rest = [a for a in range(1, m) if a != fixed]
-    for a in rest:
-        b = next(x for x in rest if x != a and (a + x) % mod == target)
-        if a < b:
-            tables.append((a, b) if (a - b) % mod % 2 == 0 else (b, a))
-    tables[1:] = sorted(tables[1:], key=lambda t: (min(t) - fixed) % mod)
+    for k in range(1, m // 2):
+        a, b = (fixed - 1 + k) % mod + 1, (fixed - 1 - k) % mod + 1
+        tables.append((a, b) if (a - b) % mod % 2 == 0 else (b, a))
     return tables
 
 
@@ -72,9 +73,12 @@ def planned_rounds(settings: RoundRobinSettings, count: int) -> int:
     return -(-(count - 1) // (settings.table_size - 1))
 
 
-def schedule(count: int, settings: RoundRobinSettings) -> list[tuple[Tables, tuple[int, ...]]]:
+@functools.lru_cache(maxsize=16)
+def schedule(
+    count: int, settings: RoundRobinSettings
+) -> tuple[tuple[Tables, tuple[int, ...]], ...]:
     """The multi-player schedule over numbers ``1..count``: per round, tables in seat order,
-    and byes (module docstring)."""
+    and byes (module docstring). Cached: a pure function of its arguments."""
     met: Counter[tuple[int, int]] = Counter()
     seats: dict[int, list[tuple[int, int]]] = {n: [] for n in range(1, count + 1)}
     had_bye: Counter[int] = Counter()
@@ -86,29 +90,45 @@ def schedule(count: int, settings: RoundRobinSettings) -> list[tuple[Tables, tup
         byes = sorted(numbers, key=lambda n: (had_bye[n], numbers.index(n)))[: shape.byes]
         had_bye.update(byes)
         playing = [n for n in numbers if n not in byes]
-
-        def cost(i: int, j: int, playing: list[int] = playing) -> int:
-            pair = (min(playing[i], playing[j]), max(playing[i], playing[j]))
-            return met[pair] ** 2
-
-        groups = grouping.greedy(len(playing), shape.sizes, cost, len(playing))
-        grouping.improve(groups, cost, len(groups))
+        groups = _best_grouping(playing, shape.sizes, met, f"{count}:{settings.table_size}:{r}")
         tables: Tables = []
         for group in groups:
-            members = [
-                Entrant(str(playing[i]), playing[i], seats=tuple(seats[playing[i]])) for i in group
-            ]
-            ordered = tuple(
-                e.number for e in order_table(sorted(members, key=lambda e: e.number), None)
-            )
+            members = [Entrant(str(n), n, seats=tuple(seats[n])) for n in sorted(group)]
+            ordered = tuple(e.number for e in order_table(members, None))
             for seat, n in enumerate(ordered):
                 seats[n].append((seat, len(ordered)))
-            met.update(
-                (min(a, b), max(a, b)) for k, a in enumerate(ordered) for b in ordered[k + 1 :]
-            )
+            met.update((min(a, b), max(a, b)) for a in ordered for b in ordered if a < b)
             tables.append(ordered)
         rounds.append((tables, tuple(sorted(byes))))
-    return rounds
+    return tuple(rounds)
+
+
+def _best_grouping(
+    playing: list[int], sizes: Sequence[int], met: Counter[tuple[int, int]], label: str
+) -> list[list[int]]:
+    """The best of ``ATTEMPTS`` groupings of ``playing`` (numbers) into tables of ``sizes``: the
+    first in the given order, the others in orders shuffled by a stream seeded with the
+    schedule's shape (``label``), not the tournament's seed; ties keep the earlier attempt."""
+    best: tuple[int, list[list[int]]] | None = None
+    for attempt in range(ATTEMPTS):
+        order = (
+            playing
+            if attempt == 0
+            else RandomStream(f"round-robin:{label}:{attempt}").shuffle(playing)
+        )
+
+        def cost(i: int, j: int, order: list[int] = order) -> int:
+            return met[(min(order[i], order[j]), max(order[i], order[j]))] ** 2
+
+        groups = grouping.greedy(len(order), sizes, cost, len(order))
+        grouping.improve(groups, cost, len(groups))
+        total = sum(grouping.table_cost(g, cost) for g in groups)
+        if best is None or total < best[0]:
+            best = (total, [[order[i] for i in g] for g in groups])
+        if total == 0:
+            break
+    assert best is not None
+    return best[1]
 
 
 def pair_round_robin(
@@ -134,7 +154,8 @@ def pair_round_robin(
         if cycle % 2:
             tables = [tuple(reversed(t)) for t in tables]
     else:
-        tables, byes = schedule(len(by_number), settings)[round_number - 1]
+        planned, byes = schedule(len(by_number), settings)[round_number - 1]
+        tables = list(planned)
     return _fill(settings, by_number, round_number, tables, byes)
 
 
