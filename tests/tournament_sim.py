@@ -70,6 +70,7 @@ class Simulation:
         self.records = {i: Record(i, numbers[i], self.random.gauss(0, 1)) for i in ids}
         self.rounds: list[Round] = []
         self.draw_rate = draw_rate
+        self.last_draws = 0
 
     def entrants(self) -> list[Entrant]:
         """The standing inputs of every entrant now."""
