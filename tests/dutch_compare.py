@@ -24,6 +24,7 @@ from tests.tournament_sim import Simulation
 
 KINDS = (
     "identical",
+    "dutch leaves more than one unpaired",
     "same pairs, other seats",
     "other bye",
     "same score pattern, other opponents",
@@ -96,6 +97,8 @@ def classify(sim: Simulation, ours: Round, theirs: Round) -> str:
     """The kind of difference between two pairings of the same standings (``KINDS``)."""
     if ours.tables == theirs.tables and ours.byes == theirs.byes:
         return "identical"
+    if len(theirs.byes) > 1:
+        return "dutch leaves more than one unpaired"
     pairs = {frozenset(t) for t in ours.tables}
     if pairs == {frozenset(t) for t in theirs.tables} and ours.byes == theirs.byes:
         if {t for t in ours.tables} == {t for t in theirs.tables}:
