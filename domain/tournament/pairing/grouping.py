@@ -13,6 +13,8 @@ costs the sum over its pairs.
    entrant of each that lowers the two tables' total cost is made at once. Passes repeat until
    one changes nothing (or ``MAX_PASSES``). The result is then a local optimum: no exchange
    of two entrants between tables at most ``reach`` apart lowers the total cost.
+3. Widening (``improve_around``): only around the tables a caller still finds bad (a
+   repeated meeting), exchanges with every table at most a wider reach away, the same way.
 
 Everything runs in a fixed order, so the result is a pure function of the inputs.
 """
@@ -59,6 +61,23 @@ def improve(tables: list[list[int]], cost: PairCost, reach: int) -> int:
             break
         passes += 1
     return passes
+
+
+def improve_around(
+    tables: list[list[int]], cost: PairCost, reach: int, bad: Callable[[list[int]], bool]
+) -> None:
+    """Step 3 of the module docstring, in place: exchanges between each table that is
+    ``bad`` and every table at most ``reach`` away, while any improves."""
+    for _ in range(MAX_PASSES):
+        changed = False
+        for t in range(len(tables)):
+            if not bad(tables[t]):
+                continue
+            for u in range(max(0, t - reach), min(len(tables), t + reach + 1)):
+                if u != t:
+                    changed |= _improve_two(tables[t], tables[u], cost) > 0
+        if not changed:
+            break
 
 
 def _improve_two(first: list[int], second: list[int], cost: PairCost) -> int:

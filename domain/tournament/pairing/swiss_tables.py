@@ -11,8 +11,11 @@ number).
 3. Tables: ``grouping`` in the standing order, a pair costing
    ``times met * SPREAD_UNIT + (score group distance)**2``, where ``SPREAD_UNIT`` exceeds the
    spread of the whole round: a repeated meeting is avoided whenever an exchange of entrants
-   between tables at most ``REACH`` apart can avoid it, whatever the score spread it costs.
-   The greedy fill looks ``LOOKAHEAD`` seats ahead.
+   between tables at most ``REACH`` apart can avoid it, whatever the score spread it costs;
+   then, around each table still holding a repeat, exchanges with tables up to 4 and then 8
+   away (``WIDER_REACH``) are tried too, and then step 2 of ``grouping`` once more, so the
+   result is a local optimum for exchanges within ``REACH``. The greedy fill looks ``LOOKAHEAD_TABLES`` tables'
+   seats ahead.
 4. Seats: ``seating.order_table`` (the stream draws the order among equally good seatings).
 """
 
@@ -35,6 +38,7 @@ from domain.tournament.pairing.seating import order_table
 from domain.tournament.pairing.sizes import split
 
 REACH = 2
+WIDER_REACH = (4, 8)
 LOOKAHEAD_TABLES = 2
 
 
@@ -73,6 +77,9 @@ def pair_swiss_tables(
         return seated[i].met(seated[j].id) * unit + (groups[i] - groups[j]) ** 2
 
     tables = grouping.greedy(len(seated), shape.sizes, cost, LOOKAHEAD_TABLES * settings.table_size)
+    grouping.improve(tables, cost, REACH)
+    for reach in WIDER_REACH:
+        grouping.improve_around(tables, cost, reach, lambda t: grouping.table_cost(t, cost) >= unit)
     grouping.improve(tables, cost, REACH)
     ordered = tuple(
         tuple(e.id for e in order_table([seated[i] for i in table], rng)) for table in tables
