@@ -14,8 +14,8 @@ number).
    between tables at most ``REACH`` apart can avoid it, whatever the score spread it costs;
    then, around each table still holding a repeat, exchanges with tables up to 4 and then 8
    away (``WIDER_REACH``) are tried too, and then step 2 of ``grouping`` once more, so the
-   result is a local optimum for exchanges within ``REACH``. The greedy fill looks ``LOOKAHEAD_TABLES`` tables'
-   seats ahead.
+   result is a local optimum for exchanges within ``REACH``. The greedy fill looks
+   ``LOOKAHEAD_TABLES`` tables' seats ahead.
 4. Seats: ``seating.order_table`` (the stream draws the order among equally good seatings).
 """
 
