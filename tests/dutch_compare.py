@@ -118,8 +118,8 @@ def classify(sim: Simulation, ours: Round, theirs: Round) -> str:
 
 
 def _quality(sim: Simulation, rnd: Round, who: str, tally: Tally) -> None:
-    """Rematches and FIDE absolute colour faults (a difference above 2, or a third same seat
-    in a row) that ``rnd`` would cause."""
+    """Rematches, FIDE absolute colour faults (a difference above 2, or a third same seat in
+    a row) and floaters that ``rnd`` would cause (counted on rounds both pair in full)."""
     for table in rnd.tables:
         a, b = (sim.records[e] for e in table)
         tally.quality[f"{who} rematches"] += a.opponents[b.id] > 0
@@ -142,9 +142,11 @@ def compare(tournaments: int, seed: int = 1) -> Tally:
         for _ in range(min(rounds, count - 1)):
             ours, theirs = sim.pair(), dutch_round(sim, rounds)
             tally.rounds += 1
-            tally.kinds[classify(sim, ours, theirs)] += 1
-            _quality(sim, ours, "ours", tally)
-            _quality(sim, theirs, "dutch", tally)
+            kind = classify(sim, ours, theirs)
+            tally.kinds[kind] += 1
+            if kind != "dutch leaves more than one unpaired":
+                _quality(sim, ours, "ours", tally)
+                _quality(sim, theirs, "dutch", tally)
             sim.play(ours)
     return tally
 

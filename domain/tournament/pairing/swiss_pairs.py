@@ -9,17 +9,19 @@ weighing more than every lower tier of a whole round together (``tiers``):
 2. at most one bye: for a pairing with BYE, the byes the entrant already had;
 3. score groups: the squared distance between the two score groups (BYE counts as a group
    below the last, so the bye goes to the lowest group);
-4. the bye to the lowest ranked: for a pairing with BYE, how many rank below the entrant;
-5. seat balance: both wish the same seat (``seat_conflict``);
+4. seat balance: both wish the same seat (``seat_conflict``);
+5. the bye to the lowest ranked: for a pairing with BYE, how many rank below the entrant
+   (below seat balance, as in the Dutch system, where the bye goes to whoever the best
+   pairing of the last bracket leaves over);
 6. order within a score group (the pairing order: points, then pairing number), as the
-   Dutch system does: the top half meets the bottom half
-   (rank distance close to half the group); a floater meets the nearest ranks (this counts
-   double).
+   Dutch system does: the top half meets the bottom half (rank distance close to half the
+   group); a floater meets the nearest ranks (this counts double).
 
-Rematches and second byes are therefore chosen only when unavoidable. Above 80 entrants the
-graph keeps, for speed, each entrant's ``window`` next ranks and its half-group partners
-(and every BYE edge); when the matching then holds a rematch or a second bye the window
-doubles, up to the complete graph. Seats follow ``colours`` (the Dutch colour rules).
+Rematches and second byes are therefore chosen only when unavoidable. Above
+``COMPLETE_UP_TO`` entrants the graph keeps, for speed, each entrant's ``WINDOW`` next ranks
+and its half-group partners (and every BYE edge); when the matching then holds a rematch or a
+second bye the window doubles, up to the complete graph (docs/tournaments.md measures that the
+window loses nothing in tiers 1-4). Seats follow ``colours`` (the Dutch colour rules).
 """
 
 from __future__ import annotations
@@ -71,7 +73,7 @@ def _rank(active: Sequence[Entrant]) -> list[_Ranked]:
 
 
 def seat_conflict(a: Entrant, b: Entrant) -> int:
-    """Tier 5: 0 unless both wish the same seat (``colours.preference``); then 1, 4 or 16 as
+    """Tier 4: 0 unless both wish the same seat (``colours.preference``); then 1, 4 or 16 as
     the weaker wish is mild, strong or absolute."""
     pa, pb = preference(a), preference(b)
     if pa.wish == 0 or pa.wish != pb.wish:
@@ -89,14 +91,14 @@ def _costs(a: _Ranked, b: _Ranked) -> tuple[int, int, int, int, int, int]:
         a.entrant.met(b.entrant.id),
         0,
         (a.group - b.group) ** 2,
-        0,
         seat_conflict(a.entrant, b.entrant),
+        0,
         order,
     )
 
 
 def _bye_costs(a: _Ranked, groups: int, count: int) -> tuple[int, int, int, int, int, int]:
-    return (0, a.entrant.byes, (groups - a.group) ** 2, count - 1 - a.rank, 0, 0)
+    return (0, a.entrant.byes, (groups - a.group) ** 2, 0, count - 1 - a.rank, 0)
 
 
 def tiers(maxima: Sequence[int], tables: int) -> list[int]:

@@ -69,6 +69,22 @@ def test_a_rematch_only_when_unavoidable() -> None:
     }
 
 
+def test_seat_balance_comes_before_the_lowest_ranked_bye() -> None:
+    # e1, e2, e4 must move first, e3 and e5 second: with the bye to e5 two first-movers
+    # would meet; with the bye to e4 (the lowest of those who keep everyone's wish), none.
+    wants_first, wants_second = two(1, 1), two(0, 0)
+    people = [
+        Entrant("e1", 1, seats=wants_first),
+        Entrant("e2", 2, seats=wants_first),
+        Entrant("e3", 3, seats=wants_second),
+        Entrant("e4", 4, seats=wants_first),
+        Entrant("e5", 5, seats=wants_second),
+    ]
+    rnd = pair_swiss_two(people, 3, RandomStream("s"))
+    assert rnd.byes == ("e4",)
+    assert sorted(rnd.tables) == [("e1", "e3"), ("e2", "e5")]
+
+
 def test_score_groups_come_before_seat_balance() -> None:
     # Two leaders both must move second (absolute), the others could balance them: the
     # leaders still meet each other.
