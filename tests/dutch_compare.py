@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from caissify_pairings import generate_pairings
 
 from domain.tournament.pairing import Round, SwissSettings
+from domain.tournament.pairing.colours import preference
 from tests.tournament_sim import Simulation
 
 KINDS = (
@@ -117,6 +118,17 @@ def classify(sim: Simulation, ours: Round, theirs: Round) -> str:
     return "other floats, same amount"
 
 
+def denied(sim: Simulation, rnd: Round) -> int:
+    """How many seated entrants do not get the seat they wish (``colours.preference``)."""
+    people = {e.id: e for e in sim.entrants()}
+    count = 0
+    for table in rnd.tables:
+        for seat, entrant in enumerate(table):
+            wish = preference(people[entrant]).wish
+            count += wish != 0 and wish != (1 if seat == 0 else -1)
+    return count
+
+
 def _quality(sim: Simulation, rnd: Round, who: str, tally: Tally) -> None:
     """Rematches, FIDE absolute colour faults (a difference above 2, or a third same seat in
     a row) and floaters that ``rnd`` would cause (counted on rounds both pair in full)."""
@@ -147,6 +159,12 @@ def compare(tournaments: int, seed: int = 1) -> Tally:
             if kind != "dutch leaves more than one unpaired":
                 _quality(sim, ours, "ours", tally)
                 _quality(sim, theirs, "dutch", tally)
+                mine, other = denied(sim, ours), denied(sim, theirs)
+                tally.quality["ours seat wishes denied"] += mine
+                tally.quality["dutch seat wishes denied"] += other
+                if kind == "same score pattern, other opponents":
+                    verdict = "fewer" if mine < other else "more" if mine > other else "as many"
+                    tally.quality[f"{kind}: ours denies {verdict} seat wishes"] += 1
             sim.play(ours)
     return tally
 
