@@ -125,7 +125,7 @@ def denied(sim: Simulation, rnd: Round) -> int:
     for table in rnd.tables:
         for seat, entrant in enumerate(table):
             wish = preference(people[entrant]).wish
-            count += wish != 0 and wish != (1 if seat == 0 else -1)
+            count += wish not in (0, 1 if seat == 0 else -1)
     return count
 
 
