@@ -12,10 +12,11 @@ per cycle.
 
 Multi-player tables: ``schedule``: round after round, ``grouping`` of the numbers (rotated by
 the round) into tables of ``sizes.split``, a pair costing the square of the times it already
-met in the schedule, improved by exchanges between any two tables; seats by
-``seating.order_table`` on the schedule's own seat history (ties: lower number). The measure of
-how close this comes to a resolvable design (every pair at most once while rounds allow it)
-is in docs/tournaments.md.
+met in the schedule, improved by exchanges between any two tables; the best of ``ATTEMPTS``
+groupings (the rotation, then orders shuffled by streams seeded with the schedule's shape,
+never the tournament seed) is kept. Seats by ``seating.order_table`` on the schedule's own
+seat history (ties: lower number). The measure of how close this comes to a resolvable design
+(every pair at most once while rounds allow it) is in docs/tournaments.md.
 
 A withdrawn entrant keeps its place in the schedule as an empty seat: a two-player opponent
 has a bye; a multi-player table plays without it, or, below the game's minimum, its others
