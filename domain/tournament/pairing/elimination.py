@@ -123,8 +123,9 @@ def pair_elimination_tables(
     if not shape.sizes:
         raise PairingError("too-few-entrants", "too few entrants still in for a table")
     byes, seated = ranked[: shape.byes], ranked[shape.byes :]
+    lot = Lot(rng)
     tables = [
-        tuple(e.id for e in order_table([seated[i] for i in table], rng))
+        tuple(e.id for e in order_table([seated[i] for i in table], rng, lot))
         for table in snake(len(seated), shape.sizes)
     ]
     return Round(round_number, tuple(tables), tuple(e.id for e in byes))

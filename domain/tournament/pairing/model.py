@@ -44,7 +44,7 @@ class Entrant:
     number: int
     points: float = 0.0
     tie_breaks: tuple[float, ...] = ()
-    opponents: Mapping[str, int] = field(default_factory=dict)
+    opponents: Mapping[str, int] = field(default_factory=dict, hash=False)
     seats: tuple[tuple[int, int], ...] = ()
     byes: int = 0
     withdrawn: bool = False

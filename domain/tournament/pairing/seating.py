@@ -34,12 +34,15 @@ def _seat_cost(entrant: Entrant, seat: int, players: int, rounds: int) -> int:
     return after * after * (rounds + 1) + repeats
 
 
-def order_table(members: Sequence[Entrant], rng: RandomStream | None) -> list[Entrant]:
+def order_table(
+    members: Sequence[Entrant], rng: RandomStream | None, lot: Lot | None = None
+) -> list[Entrant]:
     """The seat order of a table of any size (module docstring): element 0 moves first.
-    Without a stream, ties go by the order given instead of a lot."""
+    Without a stream, ties go by the order given instead of a lot. A table of two uses the
+    round's ``lot`` (its initial colour, drawn at most once a round)."""
     if len(members) == 2:
         high, low = pairing_order(members)
-        return list(order_two(high, low, Lot(rng)))
+        return list(order_two(high, low, lot or Lot(rng)))
     drawn = list(members) if rng is None else rng.shuffle(list(members))
     players = len(drawn)
     rounds = max((len(e.seats) for e in drawn), default=0)

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 
 from domain.randomness import RandomStream
 from domain.tournament.pairing import grouping
+from domain.tournament.pairing.colours import Lot
 from domain.tournament.pairing.model import (
     Entrant,
     PairingError,
@@ -81,7 +82,8 @@ def pair_swiss_tables(
     for reach in WIDER_REACH:
         grouping.improve_around(tables, cost, reach, lambda t: grouping.table_cost(t, cost) >= unit)
     grouping.improve(tables, cost, REACH)
+    lot = Lot(rng)
     ordered = tuple(
-        tuple(e.id for e in order_table([seated[i] for i in table], rng)) for table in tables
+        tuple(e.id for e in order_table([seated[i] for i in table], rng, lot)) for table in tables
     )
     return Round(round_number, ordered, tuple(e.id for e in byes))
