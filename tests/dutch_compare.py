@@ -42,15 +42,8 @@ def dutch_round(sim: Simulation, total_rounds: int) -> Round:
     players = []
     for r in records:
         colours = [("white" if g.seat == 0 else "black") for g in r.games if g is not None]
-        floats = []
-        for g in r.games:
-            if g is None:
-                floats.append("down")  # a bye counts as a downfloat (C.04.3 A.4.b)
-                continue
-            other = sim.records[g.opponents[0]].games[len(floats)]
-            assert other is not None
-            mine, theirs = g.points_before, other.points_before
-            floats.append("down" if mine > theirs else "up" if mine < theirs else "none")
+        # a bye counts as a downfloat (C.04.3 A.4.b)
+        floats = [{-1: "down", 1: "up", 0: "none"}[f] for f in sim.floats(r)]
         players.append(
             {
                 "id": r.number,

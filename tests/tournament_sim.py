@@ -48,6 +48,7 @@ class Record:
     opponents: Counter[str] = field(default_factory=Counter)
     games: list[Played | None] = field(default_factory=list)  # None: a bye or no game
     byes: int = 0
+    bye_rounds: set[int] = field(default_factory=set)
     eliminated: bool = False
     withdrawn: bool = False
 
@@ -83,11 +84,25 @@ class Simulation:
                 opponents=dict(r.opponents),
                 seats=r.seats,
                 byes=r.byes,
+                floats=self.floats(r),
                 withdrawn=r.withdrawn,
                 eliminated=r.eliminated,
             )
             for r in self.records.values()
         ]
+
+    def floats(self, r: Record) -> tuple[int, ...]:
+        """Two-player tables: per round, -1 floated down (or a bye), +1 up, 0 neither."""
+        out = []
+        for k, g in enumerate(r.games):
+            if g is None or g.players != 2:
+                out.append(-1 if k in r.bye_rounds else 0)
+                continue
+            other = self.records[g.opponents[0]].games[k]
+            assert other is not None
+            mine, theirs = g.points_before, other.points_before
+            out.append(-1 if mine > theirs else 1 if mine < theirs else 0)
+        return tuple(out)
 
     def pair(self) -> Round:
         """The next round, paired by the domain."""
@@ -103,6 +118,7 @@ class Simulation:
         size = self.settings.table_size
         for entrant in rnd.byes:
             self.records[entrant].byes += 1
+            self.records[entrant].bye_rounds.add(len(self.rounds))
             self.records[entrant].points += 1 if size == 2 else (size - 1) // 2
         self.rounds.append(rnd)
 

@@ -36,8 +36,11 @@ class Entrant:
     tournament points so far; ``tie_breaks`` the tie-break values in the configured order
     (greater is better). ``opponents`` maps each entrant met at a table to how many times.
     ``seats`` lists, game by game, ``(seat, players)``: the seat taken (0 moves first) and how
-    many sat at that table. ``byes`` counts the byes had. A withdrawn or eliminated entrant is
-    seated by no format (elimination keeps it in the bracket, as an empty slot).
+    many sat at that table. ``byes`` counts the byes had. ``floats`` (two-player Swiss only;
+    optional) lists, round by round, -1 where the entrant floated down (met someone with
+    fewer points before the round, or had a bye), +1 up, 0 neither. A withdrawn or
+    eliminated entrant is seated by no format (elimination keeps it in the bracket, as an
+    empty slot).
     """
 
     id: str
@@ -47,6 +50,7 @@ class Entrant:
     opponents: Mapping[str, int] = field(default_factory=dict, hash=False)
     seats: tuple[tuple[int, int], ...] = ()
     byes: int = 0
+    floats: tuple[int, ...] = ()
     withdrawn: bool = False
     eliminated: bool = False
 
@@ -141,7 +145,8 @@ def pairing_order(entrants: Sequence[Entrant]) -> list[Entrant]:
 
 def check_entrants(entrants: Sequence[Entrant]) -> None:
     """Refuse entrant lists no format can pair: repeated ids or numbers, tie-break lists of
-    different lengths, numbers below 1 (docs/tournaments.md, "Pairing errors")."""
+    different lengths, numbers below 1, impossible histories (docs/tournaments.md, "Pairing
+    errors")."""
     ids = [e.id for e in entrants]
     if len(set(ids)) != len(ids):
         raise PairingError("duplicate-entrant", "an entrant id appears twice")
@@ -150,10 +155,12 @@ def check_entrants(entrants: Sequence[Entrant]) -> None:
         raise PairingError("bad-pairing-number", "pairing numbers must be distinct and >= 1")
     if len({len(e.tie_breaks) for e in entrants}) > 1:
         raise PairingError("bad-tie-breaks", "every entrant needs the same tie-break count")
-    if any(e.byes < 0 for e in entrants) or any(
-        c < 1 for e in entrants for c in e.opponents.values()
-    ):
-        raise PairingError("bad-history", "bye and meeting counts must be positive")
+    counts = [c for e in entrants for c in e.opponents.values()]
+    bad_floats = any(f not in (-1, 0, 1) for e in entrants for f in e.floats)
+    if any(e.byes < 0 for e in entrants) or any(c < 1 for c in counts) or bad_floats:
+        raise PairingError(
+            "bad-history", "bye and meeting counts must be positive, floats -1, 0 or 1"
+        )
 
 
 def check_table_sizes(table_size: int, min_table_size: int) -> None:

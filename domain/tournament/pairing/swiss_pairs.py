@@ -10,10 +10,12 @@ weighing more than every lower tier of a whole round together (``tiers``):
 3. score groups: the squared distance between the two score groups (BYE counts as a group
    below the last, so the bye goes to the lowest group);
 4. seat balance: both wish the same seat (``seat_conflict``);
-5. the bye to the lowest ranked: for a pairing with BYE, how many rank below the entrant
+5. float repeats: an entrant who floats down (or has the bye) or up again, as it did last
+   round or the round before (``float_repeats``; the Dutch system's C.14-C.17);
+6. the bye to the lowest ranked: for a pairing with BYE, how many rank below the entrant
    (below seat balance, as in the Dutch system, where the bye goes to whoever the best
    pairing of the last bracket leaves over);
-6. order within a score group (the pairing order: points, then pairing number), as the
+7. order within a score group (the pairing order: points, then pairing number), as the
    Dutch system does: the top half meets the bottom half (rank distance close to half the
    group); a floater meets the nearest ranks (this counts double).
 
@@ -81,8 +83,8 @@ def seat_conflict(a: Entrant, b: Entrant) -> int:
     return int(4 ** (min(pa.strength, pb.strength) - 1))
 
 
-def _costs(a: _Ranked, b: _Ranked) -> tuple[int, int, int, int, int, int]:
-    """The six tiers' costs of seating ``a`` (ranked above) against ``b``."""
+def _costs(a: _Ranked, b: _Ranked) -> tuple[int, ...]:
+    """The seven tiers' costs of seating ``a`` (ranked above) against ``b``."""
     if a.group == b.group:
         order = abs(b.in_group - a.in_group - a.group_size // 2)
     else:
@@ -92,13 +94,27 @@ def _costs(a: _Ranked, b: _Ranked) -> tuple[int, int, int, int, int, int]:
         0,
         (a.group - b.group) ** 2,
         seat_conflict(a.entrant, b.entrant),
+        float_repeats(a.entrant, b.entrant) if a.group != b.group else 0,
         0,
         order,
     )
 
 
-def _bye_costs(a: _Ranked, groups: int, count: int) -> tuple[int, int, int, int, int, int]:
-    return (0, a.entrant.byes, (groups - a.group) ** 2, 0, count - 1 - a.rank, 0)
+def _bye_costs(a: _Ranked, groups: int, count: int) -> tuple[int, ...]:
+    floats = float_repeats(a.entrant, None)
+    return (0, a.entrant.byes, (groups - a.group) ** 2, 0, floats, count - 1 - a.rank, 0)
+
+
+def float_repeats(down: Entrant, up: Entrant | None) -> int:
+    """Tier 5: ``down`` floats down (or has the bye) and ``up`` floats up once more: 4 for
+    each who floated the same way last round, 1 for the round before (``Entrant.floats``)."""
+    cost = 0
+    for back, weight in ((1, 4), (2, 1)):
+        if len(down.floats) >= back and down.floats[-back] == -1:
+            cost += weight
+        if up is not None and len(up.floats) >= back and up.floats[-back] == 1:
+            cost += weight
+    return cost
 
 
 def tiers(maxima: Sequence[int], tables: int) -> list[int]:
@@ -136,7 +152,7 @@ def _match(ranked: Sequence[_Ranked], window: int) -> tuple[list[tuple[int, int]
     if bye is not None:
         for a in ranked:
             costs[(a.rank, bye)] = _bye_costs(a, groups, n)
-    maxima = [max(c[t] for c in costs.values()) for t in range(6)]
+    maxima = [max(c[t] for c in costs.values()) for t in range(7)]
     units = tiers(maxima, (n + 1) // 2)
     weights = {
         pair: sum(u * c for u, c in zip(units, cost, strict=True)) for pair, cost in costs.items()

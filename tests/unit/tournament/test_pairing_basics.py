@@ -96,6 +96,7 @@ def test_standing_and_pairing_orders() -> None:
             "bad-tie-breaks",
         ),
         (SwissSettings(), [Entrant("a", 1, byes=-1), Entrant("b", 2)], "bad-history"),
+        (SwissSettings(), [Entrant("a", 1, floats=(2,)), Entrant("b", 2)], "bad-history"),
         (SwissSettings(7, 2), entrants(8), "bad-table-size"),
         (SwissSettings(3, 4), entrants(8), "bad-table-size"),
         (SwissSettings(1, 1), entrants(8), "bad-table-size"),

@@ -85,6 +85,22 @@ def test_seat_balance_comes_before_the_lowest_ranked_bye() -> None:
     assert sorted(rnd.tables) == [("e1", "e3"), ("e2", "e5")]
 
 
+def test_who_floats_down_avoids_floating_twice_in_a_row() -> None:
+    # Group 1.0 has three: one must float down to the 0.0 group. e3 (the lowest) would,
+    # but it floated down last round: e2 floats instead.
+    people = [
+        Entrant("e1", 1, points=1.0, floats=(0,)),
+        Entrant("e2", 2, points=1.0, floats=(0,)),
+        Entrant("e3", 3, points=1.0, floats=(-1,)),
+        Entrant("e4", 4, points=0.0, floats=(0,)),
+    ]
+    rnd = pair_swiss_two(people, 2, RandomStream("s"))
+    assert {frozenset(t) for t in rnd.tables} == {frozenset({"e1", "e3"}), frozenset({"e2", "e4"})}
+    people[2] = Entrant("e3", 3, points=1.0, floats=(0,))
+    rnd = pair_swiss_two(people, 2, RandomStream("s"))
+    assert {frozenset(t) for t in rnd.tables} == {frozenset({"e1", "e2"}), frozenset({"e3", "e4"})}
+
+
 def test_score_groups_come_before_seat_balance() -> None:
     # Two leaders both must move second (absolute), the others could balance them: the
     # leaders still meet each other.
@@ -185,7 +201,7 @@ def tier_totals(ranked: list, tables: list[tuple[int, int]], bye: int | None) ->
     costs = [swiss_pairs._costs(ranked[i], ranked[j]) for i, j in tables]
     if bye is not None:
         costs.append(swiss_pairs._bye_costs(ranked[bye], ranked[-1].group + 1, len(ranked)))
-    return [sum(c[t] for c in costs) for t in range(6)]
+    return [sum(c[t] for c in costs) for t in range(7)]
 
 
 def test_the_window_loses_nothing_on_the_first_four_tiers() -> None:
