@@ -8,9 +8,10 @@ players). A debt below zero means the entrant has sat early more than late.
 * Two players: ``colours`` (the FIDE Dutch colour rules).
 * Three to six players: the order that minimises, over the table, first the sum of squared
   debts after the game (by the rearrangement inequality: greater debt, earlier seat), then how
-  often each entrant already had that exact seat at a table of this size. Ties among equally
-  good orders go to the first in a lot drawn from the ``RandomStream`` (one shuffle of the
-  table), found by dynamic programming over subsets (6 players: 384 states).
+  often each entrant already had that exact seat at a table of this size; found exactly by
+  dynamic programming over subsets (6 players: 384 states). The members are first put in an
+  order drawn from the ``RandomStream`` (one shuffle of the table), and that order decides
+  between equally good seatings (all of them in round 1): a genuinely free choice.
 """
 
 from __future__ import annotations
