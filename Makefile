@@ -39,6 +39,7 @@ bench: setup
 	$(BIN)/python bench/carcassonne_engine.py
 	$(BIN)/python bench/risk_engine.py
 	$(BIN)/python bench/merkle.py
+	$(BIN)/python bench/pairing.py
 
 ## The service's benchmarks (needs PostgreSQL; several minutes each; docs/performance.md)
 bench-service: setup
