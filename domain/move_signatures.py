@@ -124,6 +124,7 @@ def check_move_signature(
             "This seat registered a public key: sign every move (docs/api.md, 'Signed moves'). "
             f"Sign these bytes: {message.decode('ascii')}",
         )
+    key = public_key_of(public_key)
     raw = decode_b64url(signature, SIGNATURE_BYTES)
     if raw is None:
         raise SignatureError(
@@ -136,7 +137,7 @@ def check_move_signature(
             "The signature's R (its first 32 bytes) is a point of small order: such a "
             "signature is refused whatever it signs (docs/api.md, 'Signed moves').",
         )
-    if not ed25519_keys.verify(public_key_of(public_key), raw, message):
+    if not ed25519_keys.verify(key, raw, message):
         raise SignatureError(
             "bad-signature",
             "The signature does not verify under this seat's public key. The bytes to sign "

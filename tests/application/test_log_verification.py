@@ -15,7 +15,7 @@ from application.audit_keys import KeyPolicy
 from application.audit_log import LogReport, ProofSource, head_missing, verify_log
 from application.checkpoints import tree_head_bytes
 from application.signing import Keyring
-from tests.transparency import Log, sign
+from tests.transparency import ROTATED, Log, sign
 
 SERVICE = Keyring.generate()
 OTHER = Keyring.generate()
@@ -161,7 +161,7 @@ def test_signatures_by_the_key_policy(log: Log) -> None:
     report = check(log.head(4), other.head(13), log.consistency(4, 13))
     assert report.summary == (
         f"INVALID: NEW (the tree head of size 13) is signed by key {OTHER.key_id}, which is not "
-        f"a pinned key (pinned: {SERVICE.key_id}); if the service rotated its key since the keys were saved, fetch GET /api/v1/keys again (or gameledger keys show --json) and pin the new list"
+        f"a pinned key (pinned: {SERVICE.key_id}); {ROTATED}"
     )
     forged = {**log.head(4), "root_hash": "ab" * 32}
     report = check(forged, log.head(13), log.consistency(4, 13))
@@ -212,7 +212,7 @@ def test_a_service_without_the_head_kept(log: Log) -> None:
     stranger = documents.tree_head(Log(OTHER).head(0), "OLD")
     assert head_missing(stranger, new, PINNED, 0, URL).summary == (
         f"INVALID: OLD (the tree head of size 0) is signed by key {OTHER.key_id}, which is not a "
-        f"pinned key (pinned: {SERVICE.key_id}); if the service rotated its key since the keys were saved, fetch GET /api/v1/keys again (or gameledger keys show --json) and pin the new list"
+        f"pinned key (pinned: {SERVICE.key_id}); {ROTATED}"
     )
 
 

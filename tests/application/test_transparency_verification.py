@@ -24,7 +24,7 @@ from application.verification import VerificationReport, verify_record
 from infrastructure.config import Settings
 from infrastructure.container import Services, build_services
 from tests.helpers import Table, start_game
-from tests.transparency import Log, checkpoint_of, forge, logged, sign
+from tests.transparency import ROTATED, Log, checkpoint_of, forge, logged, sign
 
 SERVICE = Keyring.generate()
 """The service's key (the one users pin)."""
@@ -226,7 +226,7 @@ def test_after_a_rotation_the_tree_head_is_signed_by_the_new_key(
     message = refused(verify_record(record, pinned_keys=pins(SERVICE)))
     assert message == (
         f"transparency.tree_head is signed by key {log.keyring.key_id}, which is not a pinned "
-        f"key (pinned: {SERVICE.key_id}); if the service rotated its key since the keys were saved, fetch GET /api/v1/keys again (or gameledger keys show --json) and pin the new list"
+        f"key (pinned: {SERVICE.key_id}); {ROTATED}"
     )
 
 
@@ -327,7 +327,7 @@ def test_the_forgery_verifies_alone_and_is_rejected_by_the_checkpoint(
     assert unpinned.ok and "which came from the record itself" in unpinned.summary
     assert refused(verify_record(signed, pinned_keys=pins(SERVICE))) == (
         f"the checkpoint is signed by key {FORGER.key_id}, which is not a pinned key (pinned: "
-        f"{SERVICE.key_id}); if the service rotated its key since the keys were saved, fetch GET /api/v1/keys again (or gameledger keys show --json) and pin the new list"
+        f"{SERVICE.key_id}); {ROTATED}"
     )
     # the tree head a player kept of the real log, of the same size: another key's log, which
     # unpinned cannot be compared (and never "the log was rewritten": nothing says whose)
@@ -376,7 +376,7 @@ def test_a_record_re_signed_with_another_key(record: dict[str, Any]) -> None:
     assert "unpinned" in verify_record(resigned).summary
     assert refused(verify_record(resigned, pinned_keys=pins(SERVICE))) == (
         f"the checkpoint is signed by key {FORGER.key_id}, which is not a pinned key (pinned: "
-        f"{SERVICE.key_id}); if the service rotated its key since the keys were saved, fetch GET /api/v1/keys again (or gameledger keys show --json) and pin the new list"
+        f"{SERVICE.key_id}); {ROTATED}"
     )
     assert verify_record(resigned, pinned_keys=pins(SERVICE, FORGER)).ok
 
@@ -591,7 +591,7 @@ def test_the_tree_head_given_is_held_to_the_key_policy(record: dict[str, Any]) -
     kept = other.head()
     assert refused(verify_record(record, pinned_keys=pins(SERVICE), tree_head=kept)) == (
         f"the tree head given is signed by key {FORGER.key_id}, which is not a pinned key "
-        f"(pinned: {SERVICE.key_id}); if the service rotated its key since the keys were saved, fetch GET /api/v1/keys again (or gameledger keys show --json) and pin the new list"
+        f"(pinned: {SERVICE.key_id}); {ROTATED}"
     )
     kept["size"] = 1
     assert refused(verify_record(record, tree_head={**kept, "size": "six"})) == (
