@@ -91,15 +91,15 @@ def key_refusal(raw: bytes) -> str | None:
     they are one (module docstring)."""
     if len(raw) != KEY_BYTES:
         return f"it is {len(raw)} bytes, not {KEY_BYTES}"
+    y, _ = _y_and_sign(raw)
+    if y >= P:
+        return "it is not canonical (its y is not below 2^255 - 19)"
     if has_small_order(raw):
         return (
             "it is a point of small order (8*P is the identity), under which a signature "
             "proves nothing"
         )
     if point_x(raw) is None:
-        y, _ = _y_and_sign(raw)
-        if y >= P:
-            return "it is not canonical (its y is not below 2^255 - 19)"
         return "it is not a point of the curve"
     return None
 

@@ -143,6 +143,25 @@ def test_a_record_without_checkpoint(played: dict[str, Any], log: Log) -> None:
     assert message.startswith("no checkpoint: ") and "a tree head was given" in message
 
 
+def test_a_running_game_not_checkpointed_yet(app: GameLedger) -> None:
+    """A running game is checkpointed on the schedule: a record exported before its first
+    checkpoint says to wait for it (docs/audit.md, "Signed checkpoints")."""
+    table = start_game(app, 2, seed="not yet")
+    table.step()
+    running = {**export_record(app, table.game_id), "transparency": None}
+    report = verify_record(running)
+    assert report.ok and report.summary.endswith(
+        "No checkpoint yet (a running game is checkpointed every GAMELEDGER_CHECKPOINT_INTERVAL "
+        "seconds (60 by default) once it moved: export it again after that)."
+    )
+    assert refused(verify_record(running, pinned_keys=pins(SERVICE))) == (
+        "no checkpoint: the record carries no checkpoint (transparency is null), so nothing "
+        "shows it is the game the service logged (pinned keys were given; the game is still "
+        "running: a running game is checkpointed every GAMELEDGER_CHECKPOINT_INTERVAL seconds "
+        "(60 by default) once it moved: export it again after that)"
+    )
+
+
 def test_a_running_game_carries_its_latest_checkpoint(app: GameLedger, log: Log) -> None:
     table = start_game(app, 2, seed="running")
     for _ in range(8):
