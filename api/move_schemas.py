@@ -14,6 +14,7 @@ from api.fields import StrictBoolean, StrictInteger
 MAX_TEXT = 2000
 """The longest notation a move request may carry."""
 
+
 def public_key_field() -> fields.String:
     """A seat's optional Ed25519 public key, in a join or a rematch's claim (docs/api.md,
     "Signed moves"): ``null`` or absent is no key; any string is checked by the game, so every

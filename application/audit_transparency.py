@@ -14,9 +14,10 @@ record's checkpoint"), after the record itself has verified. The rules, in order
 4. the tree head's signature, by the same key policy;
 5. the inclusion proof leads from the checkpoint's leaf to the tree head's root
    (``domain.merkle.verify_inclusion``);
-6. a tree head given by the user (``--tree-head``): its signature by the key policy; of the
-   same size as the record's, the same root (else the log was rewritten); of another size, the
-   advice to export the record again with the proof for that size.
+6. a tree head given by the user (``--tree-head``; :mod:`application.audit_given_head`): its
+   signature by the key policy; unpinned, signed by the record's head's key; of the same size
+   as the record's, the same root (two roots signed by pinned keys: the log was rewritten); of
+   another size, the advice to export the record again with the proof for that size.
 
 The first rule broken raises :class:`application.audit_format.Discrepancy` naming the field."""
 
@@ -26,9 +27,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from application import audit_documents as documents
-from application.audit_documents import DocumentError, TreeHead
+from application.audit_documents import DocumentError
 from application.audit_format import Discrepancy
-from application.audit_keys import KeyPolicy, SignatureRefused, signers
+from application.audit_given_head import against_given
+from application.audit_keys import KeyPolicy, SignatureRefused
 from application.checkpoints import checkpoint_bytes, log_name, tree_head_bytes
 from application.signing import PublicKey
 from domain.merkle import leaf_hash, verify_inclusion
@@ -185,7 +187,7 @@ def _check(
         )
     if given is not None:
         place = (record["game"]["id"], index)
-        checked = _against_given(head, given, keys, carried, place) and checked
+        checked = against_given(head, given, keys, carried, place) and checked
     return TransparencyReport(
         checked=checked,
         key_id=checkpoint["key_id"],
@@ -296,70 +298,3 @@ def _signed_checkpoint(
         at=checkpoint["at"],
     )
     return carried
-
-
-def _against_given(
-    head: TreeHead, given: Any, keys: KeyPolicy, carried: PublicKey, place: tuple[str, int]
-) -> bool:
-    """Rule 6: the record's tree head against the one the user kept (``place``: the game id
-    and the checkpoint's leaf index, for the advice); whether the given head's signature was
-    checked. Two heads of one size with different roots are called a rewritten log only when
-    both are signed by pinned keys (a signed proof of misbehaviour); unpinned, heads signed by
-    different keys are not compared at all (docs/audit.md, "The rules", 6)."""
-    game_id, index = place
-    kept = documents.tree_head(given, "the tree head given")
-    key = carried if carried.key_id == kept.key_id else None
-    checked = keys.check(
-        "the tree head given",
-        kept.key_id,
-        tree_head_bytes(kept.document),
-        kept.signature,
-        key,
-        at=kept.at,
-    )
-    if not keys.is_pinned and kept.key_id != head.key_id:
-        raise DocumentError(
-            f"the tree head given is signed by key {kept.key_id}, the record's tree head by key "
-            f"{head.key_id}: unpinned, heads signed by different keys cannot be compared (they "
-            "may be two services' logs, or one service's before and after a key rotation): pin "
-            "the service's keys with --key or --keys"
-        )
-    if kept.size == head.size:
-        if kept.root_hash != head.root_hash:
-            raise DocumentError(_two_roots(head, kept, keys, checked))
-        return checked
-    if kept.size <= index:
-        raise DocumentError(
-            f"the record's inclusion proof is for tree size {head.size}, the tree head given is "
-            f"of size {kept.size}, older than the checkpoint (entry {index}): keep a newer tree "
-            "head, check that the one given is a prefix of it (gameledger verify-log OLD NEW), "
-            "and verify the record against the newer one"
-        )
-    raise DocumentError(
-        f"the record's inclusion proof is for tree size {head.size}, the tree head given is of "
-        f"size {kept.size}: export the record again with --tree-size {kept.size} (or GET "
-        f"/api/v1/games/{game_id}/record?tree_size={kept.size})"
-    )
-
-
-def _two_roots(head: TreeHead, kept: TreeHead, keys: KeyPolicy, checked: bool) -> str:
-    """The message for the record's tree head and the one given, of one size, with different
-    roots: a rewritten log when pinned keys signed both; unpinned, only what it shows."""
-    roots = f"both of size {head.size}, with roots {kept.root_hash} and {head.root_hash}"
-    if keys.is_pinned:
-        return (
-            f"the log was rewritten: the tree head given and the record's are {roots}, signed "
-            f"by {signers(kept, head)}: the service signed two different trees of one size"
-        )
-    if checked:
-        return (
-            f"the tree head given and the record's are {roots}, both signed by key "
-            f"{head.key_id}, unpinned (it came from the record): whoever holds that key signed "
-            "two different trees of one size; if it is the service's key, its log was "
-            "rewritten (pin the service's keys with --key or --keys to tell)"
-        )
-    return (
-        f"the tree head given and the record's are {roots}, signed by key {head.key_id}, which "
-        "the record does not carry: unpinned, neither signature was checked, so this proves "
-        "nothing about the service (pin its keys with --key or --keys)"
-    )
