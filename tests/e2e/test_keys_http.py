@@ -142,3 +142,8 @@ def test_the_cli_refuses_what_it_cannot_do(tmp_path: Path) -> None:
     fixed = run(["keys", "rotate"], tmp_path, tmp_path, GAMELEDGER_SIGNING_KEY=secret)
     assert fixed.returncode == 2 and "rotate the secret itself" in fixed.stderr
     assert secret not in fixed.stderr
+    # the secret in its one spelling: unpadded, as documented (docs/operations.md)
+    padded = run(["keys", "show"], tmp_path, tmp_path, GAMELEDGER_SIGNING_KEY=f"{secret}=")
+    assert padded.returncode == 2 and secret not in padded.stderr
+    assert "GAMELEDGER_SIGNING_KEY is not 32 bytes in unpadded base64url" in padded.stderr
+    assert run(["keys", "show"], tmp_path, tmp_path, GAMELEDGER_SIGNING_KEY=secret).returncode == 0
