@@ -35,14 +35,15 @@ def key_service() -> KeyService:
 
 
 def show_keys(args: argparse.Namespace) -> int:
-    """One line per key: id, algorithm, public key (base64url), creation time, current or
-    retired; ``--json``: ``{"keys": [...]}`` as the endpoint answers."""
+    """One line per key: id, algorithm, public key (base64url), creation time, ``current``
+    or ``retired`` and its retirement time; ``--json``: ``{"keys": [...]}`` as the endpoint
+    answers (with ``retired_at``)."""
     keys = key_service().public_keys()
     if args.json:
         print(json.dumps({"keys": keys}))
         return 0
     for key in keys:
-        state = "current" if key["current"] else "retired"
+        state = "current" if key["current"] else f"retired {key['retired_at']}"
         fields = (key["key_id"], key["algorithm"], key["public_key"], key["created_at"], state)
         print("  ".join(fields))
     return 0

@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 from application import audit_documents as documents
 from application.audit_documents import ConsistencyAnswer, DocumentError, TreeHead
 from application.audit_keys import KeyPolicy
-from application.audit_log import head_missing, verify_log
+from application.audit_log import ProofSource, head_missing, verify_log
 from application.errors import NotFound
 from application.signing import PublicKey
 from application.transparency import LogRequestRefused, consistency
@@ -132,9 +132,12 @@ def read_json(path: str, what: str) -> Any:
         raise Failed(f"cannot read {what} from {path}: {error}") from None
 
 
-def _parsed(parse: Callable[[Any, str], T], value: Any, path: str, what: str) -> T:
+def _parsed(
+    parse: Callable[[Any, str], T], value: Any, path: str, what: str, where: str | None = None
+) -> T:
+    """``value`` read by ``parse`` (its fields named from ``where``, else ``what``)."""
     try:
-        return parse(value, what)
+        return parse(value, what if where is None else where)
     except DocumentError as error:
         raise Failed(f"cannot read {what} from {path}: {error}") from None
 
@@ -146,7 +149,8 @@ def _document(parse: Callable[[Any, str], T], path: str, what: str) -> T:
 def _pinned(args: argparse.Namespace) -> KeyPolicy:
     keys: list[PublicKey] = list(args.key)
     if args.keys is not None:
-        keys += _document(documents.pinned_keys, args.keys, "the keys")
+        value = read_json(args.keys, "the keys")
+        keys += _parsed(documents.pinned_keys, value, args.keys, "the keys", args.keys)
     return KeyPolicy.of(keys)
 
 
@@ -166,6 +170,7 @@ def _verify_log(args: argparse.Namespace) -> int:
     keys = _pinned(args)
     old = _document(documents.tree_head, args.old, "the tree head OLD")
     new = _document(documents.tree_head, args.new, "the tree head NEW")
+    source = ProofSource(file=args.proof, server=args.server)
     if old.size > new.size:  # refused whatever the proof: none is fetched
         answer = ConsistencyAnswer(old.size, new.size, (), None, None)
     elif args.proof is not None:
@@ -178,11 +183,11 @@ def _verify_log(args: argparse.Namespace) -> int:
                 else _from_store(old.size, new.size)
             )
         except _NoHead as missing:
-            report = head_missing(old, new, keys, missing.size)
+            report = head_missing(old, new, keys, missing.size, args.server)
             print(json.dumps(report.to_json()) if args.json else report.summary)
             return 1
     try:
-        report = verify_log(old, new, keys, answer)
+        report = verify_log(old, new, keys, answer, source)
     except DocumentError as error:
         raise Failed(f"cannot use the consistency proof: {error}") from None
     print(json.dumps(report.to_json()) if args.json else report.summary)
@@ -200,11 +205,14 @@ class _NoHead(Exception):
 
 
 def _from_server(url: str, old: TreeHead, new: TreeHead) -> ConsistencyAnswer:
-    """``GET URL/api/v1/log/proofs/consistency?first=M&second=N`` (docs/api.md); a 404
-    ``tree-head-not-found`` for the size of OLD or NEW is :class:`_NoHead` (the service keeps
-    every head it signed: one it lacks is a finding, not an unusable input)."""
+    """``GET URL/api/v1/log/proofs/consistency?first=M&second=N`` (docs/api.md), once
+    ``URL/api/v1/keys`` shows that URL publishes the keys that signed OLD and NEW (else it is
+    not the service that signed them: :class:`Failed`, exit 2); a 404 ``tree-head-not-found``
+    for the size of OLD or NEW is then :class:`_NoHead` (the service keeps every head it
+    signed: one it lacks is a finding, not an unusable input)."""
     if urllib.parse.urlsplit(url).scheme not in ("http", "https"):
         raise Failed(f"--server must be an http:// or https:// URL, not {url!r}")
+    _publishes_signers(url, old, new)
     query = urllib.parse.urlencode({"first": old.size, "second": new.size})
     address = f"{url.rstrip('/')}/api/v1/log/proofs/consistency?{query}"
     try:
@@ -222,6 +230,33 @@ def _from_server(url: str, old: TreeHead, new: TreeHead) -> ConsistencyAnswer:
         return documents.consistency_answer(strict_loads(body, max_depth=DEPTH), "the answer")
     except (JsonRefused, DocumentError) as error:
         raise Failed(f"{address} did not answer a consistency proof: {error}") from None
+
+
+def _publishes_signers(url: str, old: TreeHead, new: TreeHead) -> None:
+    """That the service at ``url`` publishes (``GET URL/api/v1/keys``, current or retired) the
+    keys that signed OLD and NEW: a service that does not is not the one that signed them, and
+    nothing it answers says anything about their log (docs/audit.md, "Checking that the log
+    only grew"). :class:`Failed` (exit 2) otherwise."""
+    address = f"{url.rstrip('/')}/api/v1/keys"
+    try:
+        body = _get(address)
+        published = documents.pinned_keys(strict_loads(body, max_depth=DEPTH), "the answer")
+    except urllib.error.HTTPError as error:
+        raise Failed(
+            f"{address} answered {error.code}: {_problem(error)} (is {url} the service that "
+            "signed OLD and NEW?)"
+        ) from None
+    except (urllib.error.URLError, OSError, UnicodeDecodeError) as error:
+        raise Failed(f"cannot get the keys {url} publishes from {address}: {error}") from None
+    except (JsonRefused, DocumentError) as error:
+        raise Failed(f"{address} did not answer a list of public keys: {error}") from None
+    ids = {key.key_id for key in published}
+    for name, head in (("OLD", old), ("NEW", new)):
+        if head.key_id not in ids:
+            raise Failed(
+                f"{url} does not publish key {head.key_id} that signed {name}: not the service "
+                "that signed it"
+            )
 
 
 def _get(address: str) -> str:

@@ -14,21 +14,20 @@ from api.fields import StrictBoolean, StrictInteger
 MAX_TEXT = 2000
 """The longest notation a move request may carry."""
 
-MAX_KEY_TEXT = 200
-"""The longest public key or signature text a request may carry (a key is 43 characters, a
-signature 86: the service says what is wrong with anything longer by its code)."""
-
 
 def public_key_field() -> fields.String:
     """A seat's optional Ed25519 public key, in a join or a rematch's claim (docs/api.md,
-    "Signed moves"): checked by the game (422 ``bad-public-key``), not by the schema."""
+    "Signed moves"): ``null`` or absent is no key; any string is checked by the game, so every
+    string that is not an acceptable key (``""`` too) is 422 ``bad-public-key``, never a
+    schema's 400 (the request's size bounds its length)."""
     return fields.String(
         load_default=None,
-        validate=validate.Length(min=1, max=MAX_KEY_TEXT),
+        allow_none=True,
         metadata={
             "description": "Optional: your Ed25519 public key, its raw 32 bytes in unpadded "
-            "base64url. Public and recorded in SeatJoined; every move of the seat must then "
-            "carry a signature (docs/api.md, 'Signed moves')"
+            "base64url (43 characters). Null or absent: no key. Public and recorded in "
+            "SeatJoined; every move of the seat must then carry a signature (docs/api.md, "
+            "'Signed moves'). Any other string is 422 bad-public-key"
         },
     )
 
@@ -75,12 +74,13 @@ class MoveRequest(Schema):
     )
     signature = fields.String(
         load_default=None,
-        validate=validate.Length(min=1, max=MAX_KEY_TEXT),
+        allow_none=True,
         metadata={
             "description": "A seat that registered a public_key signs every move: the "
             "unpadded base64url Ed25519 signature of the canonical JSON of {game, version: "
             "the version the move was decided on, move: the move's JSON as the legal moves "
-            "list it} (docs/api.md, 'Signed moves')"
+            "list it} (docs/api.md, 'Signed moves'). Null or absent: unsigned. Any string that "
+            "is not a valid signature is 422 bad-signature (or unexpected-signature)"
         },
     )
 

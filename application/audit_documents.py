@@ -7,14 +7,14 @@ naming the field that is wrong; whether the values hold is for
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from dataclasses import dataclass
 from typing import Any, Final
 
 from application.checkpoints import CHECKPOINT_FORMAT, TREE_HEAD_FORMAT, is_game_name
 from application.signing import ALGORITHM, KeyringError, PublicKey, from_b64url
+from domain import ed25519_keys
+from domain.move_signatures import decode_b64url
 
 SIGNATURE_BYTES: Final = 64
 
@@ -92,26 +92,29 @@ def hash_list(value: Any, where: str) -> tuple[bytes, ...]:
 
 
 def signature(value: Any, where: str) -> bytes:
-    """An Ed25519 signature: 64 bytes, unpadded base64url."""
-    if not isinstance(value, str) or "=" in value:
-        raise DocumentError(f"{where} must be an unpadded base64url signature")
-    try:
-        raw = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
-    except (binascii.Error, ValueError):
-        raise DocumentError(f"{where} must be an unpadded base64url signature") from None
-    if len(raw) != SIGNATURE_BYTES:
-        raise DocumentError(f"{where} must be {SIGNATURE_BYTES} bytes, not {len(raw)}")
+    """An Ed25519 signature: 64 bytes, unpadded base64url, read strictly (one spelling:
+    :func:`domain.move_signatures.decode_b64url`)."""
+    raw = decode_b64url(value, SIGNATURE_BYTES)
+    if raw is None:
+        raise DocumentError(
+            f"{where} must be an Ed25519 signature: {SIGNATURE_BYTES} bytes in unpadded "
+            "base64url (86 characters of A-Z a-z 0-9 - _, no '=')"
+        )
     return raw
 
 
-def public_key(value: Any, where: str) -> PublicKey:
-    """An Ed25519 public key: 32 bytes, unpadded base64url."""
-    if not isinstance(value, str):
-        raise DocumentError(f"{where} must be a base64url public key")
+def public_key(value: Any, where: str, retired_at: str | None = None) -> PublicKey:
+    """An Ed25519 public key: 32 bytes, unpadded base64url, read strictly; a key of small
+    order or not canonical is refused (:func:`domain.ed25519_keys.key_refusal`, the rule of a
+    player's key: docs/audit.md, "Weak keys")."""
     try:
-        return PublicKey(from_b64url(value, where), created_at="")
+        raw = from_b64url(value, where)
     except KeyringError as error:
         raise DocumentError(str(error)) from None
+    refusal = ed25519_keys.key_refusal(raw)
+    if refusal is not None:
+        raise DocumentError(f"{where} is not an acceptable Ed25519 public key: {refusal}")
+    return PublicKey(raw, created_at="", retired_at=retired_at)
 
 
 def checkpoint(value: Any, where: str) -> dict[str, Any]:
@@ -179,15 +182,25 @@ def consistency_answer(value: Any, where: str) -> ConsistencyAnswer:
 def pinned_keys(value: Any, where: str) -> frozenset[PublicKey]:
     """The keys of a saved ``GET /api/v1/keys`` answer or ``gameledger keys show --json``
     output: ``{"keys": [...]}`` or the list itself, each ``{"public_key", ...}``; a
-    ``key_id`` or ``algorithm`` given must be the key's."""
+    ``key_id`` or ``algorithm`` given must be the key's; a ``retired_at`` given (a UTC time
+    ending in Z, or null) is when the key was retired: nothing it signed later is accepted
+    (docs/audit.md, "The key policy")."""
     documents = value.get("keys") if isinstance(value, dict) else value
-    if not isinstance(documents, list) or not documents:
+    if not isinstance(documents, list):
         raise DocumentError(f"{where} must be a list of public keys or an object with 'keys'")
+    if not documents:
+        raise DocumentError(
+            f"no keys in {where}: nothing to pin (save the service's GET /api/v1/keys answer, "
+            "or gameledger keys show --json)"
+        )
     keys: set[PublicKey] = set()
     for index, item in enumerate(documents):
         at = f"{where}[{index}]"
         document = _object(item, at)
-        key = public_key(_field(document, "public_key", at), f"{at}.public_key")
+        retired = document.get("retired_at")
+        if retired is not None:
+            retired = _matching(document, "retired_at", at, _AT)
+        key = public_key(_field(document, "public_key", at), f"{at}.public_key", retired)
         if document.get("algorithm", ALGORITHM) != ALGORITHM:
             raise DocumentError(f"{at}.algorithm must be {ALGORITHM!r}")
         if document.get("key_id", key.key_id) != key.key_id:

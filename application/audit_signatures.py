@@ -14,8 +14,14 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from application.audit_format import Discrepancy, show
+from domain.ed25519_keys import key_refusal
 from domain.errors import GameError
-from domain.move_signatures import check_move_signature, public_key_of
+from domain.move_signatures import (
+    PUBLIC_KEY_BYTES,
+    check_move_signature,
+    decode_b64url,
+    public_key_of,
+)
 
 
 class SignatureReferee(Protocol):
@@ -30,7 +36,8 @@ class SignatureReferee(Protocol):
 
 
 def seat_joined(referee: SignatureReferee, item: dict[str, Any], seat: int) -> None:
-    """A seat taken: its ``public_key``, when recorded, must be an Ed25519 public key; it is
+    """A seat taken: its ``public_key``, when recorded, must be an Ed25519 public key the
+    service accepts (not of small order, canonical: :mod:`domain.ed25519_keys`); it is
     the seat's key from here on (a seat left and taken again has the key of its new
     ``SeatJoined``, or none)."""
     key = item["data"].get("public_key")
@@ -38,9 +45,14 @@ def seat_joined(referee: SignatureReferee, item: dict[str, Any], seat: int) -> N
         try:
             public_key_of(key)
         except GameError:
+            raw = decode_b64url(key, PUBLIC_KEY_BYTES)
+            why = (
+                "unpadded base64url of 32 bytes"
+                if raw is None
+                else f"the service refuses it: {key_refusal(raw)}"
+            )
             raise Discrepancy(
-                f"data.public_key {show(key)} is not an Ed25519 public key (unpadded "
-                "base64url of 32 bytes)",
+                f"data.public_key {show(key)} is not an Ed25519 public key ({why})",
                 item["version"],
                 item["type"],
             ) from None

@@ -14,9 +14,10 @@ record's checkpoint"), after the record itself has verified. The rules, in order
 4. the tree head's signature, by the same key policy;
 5. the inclusion proof leads from the checkpoint's leaf to the tree head's root
    (``domain.merkle.verify_inclusion``);
-6. a tree head given by the user (``--tree-head``): its signature by the key policy; of the
-   same size as the record's, the same root (else the log was rewritten); of another size, the
-   advice to export the record again with the proof for that size.
+6. a tree head given by the user (``--tree-head``; :mod:`application.audit_given_head`): its
+   signature by the key policy; unpinned, signed by the record's head's key; of the same size
+   as the record's, the same root (two roots signed by pinned keys: the log was rewritten); of
+   another size, the advice to export the record again with the proof for that size.
 
 The first rule broken raises :class:`application.audit_format.Discrepancy` naming the field."""
 
@@ -26,8 +27,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from application import audit_documents as documents
-from application.audit_documents import DocumentError, TreeHead
+from application.audit_documents import DocumentError
 from application.audit_format import Discrepancy
+from application.audit_given_head import against_given
 from application.audit_keys import KeyPolicy, SignatureRefused
 from application.checkpoints import checkpoint_bytes, log_name, tree_head_bytes
 from application.signing import PublicKey
@@ -81,8 +83,9 @@ class TransparencyReport:
 
     def _found(self) -> str:
         state = "ended" if self.ended else "running"
+        where = "the service's log" if self.pinned else "the log whose head the record carries"
         found = (
-            f"Checkpoint: event {self.version} ({state}) is in the service's log, entry "
+            f"Checkpoint: event {self.version} ({state}) is in {where}, entry "
             f"{self.leaf_index} of the tree of size {self.tree_size} (root {self.root_hash})"
         )
         if self.tree_head_given:
@@ -90,9 +93,9 @@ class TransparencyReport:
         if self.pinned:
             return f"{found}; signed by pinned key {self.key_id}."
         found += (
-            f"; signed by key {self.key_id}, unpinned: the key came from the record itself, so "
-            "this shows only that the record is consistent with itself (pin the service's key "
-            "with --key or --keys)"
+            f"; unpinned: signed by key {self.key_id}, which came from the record itself, so "
+            "this shows only that the record is consistent with itself, not that the service "
+            "logged it (pin the service's key with --key or --keys)"
         )
         if not self.checked:
             found += (
@@ -105,26 +108,53 @@ class TransparencyReport:
 NO_CHECKPOINT = "No checkpoint (not in the service's log)."
 """The summary's sentence for a record without ``transparency``, checked without pins."""
 
+WAIT_FOR_CHECKPOINT = (
+    "a running game is checkpointed every GAMELEDGER_CHECKPOINT_INTERVAL seconds (60 by "
+    "default) once it moved: export it again after that"
+)
+"""The advice for a running game's record without a checkpoint yet (docs/audit.md, "Signed
+checkpoints": when checkpoints are made)."""
+
+
+def no_checkpoint(record: dict[str, Any]) -> str:
+    """The summary's sentence for a record without a checkpoint, checked without pins: a
+    running game's may not have been checkpointed yet."""
+    if _ended_at(record) is None:
+        return f"No checkpoint yet ({WAIT_FOR_CHECKPOINT})."
+    return NO_CHECKPOINT
+
 
 def check_transparency(
     record: dict[str, Any], keys: KeyPolicy, given: Any | None = None
 ) -> TransparencyReport | None:
     """Rules 1 to 6 (module docstring) on a record that verified; ``None`` for a record without
     a checkpoint that may go without one. ``given`` is a tree head document the user kept."""
-    field = record.get("transparency")
-    if field is None:
+    if "transparency" not in record or record["transparency"] is None:
         if keys.is_pinned or given is not None:
-            why = "pinned keys were given" if keys.is_pinned else "a tree head was given"
-            raise Discrepancy(
-                "no checkpoint: the record has no transparency field, so nothing shows it is "
-                f"the game the service logged ({why}; export the record again from the "
-                "service, or it never logged this game)"
-            )
+            raise Discrepancy(_no_checkpoint_refused(record, keys))
         return None
     try:
-        return _check(record, field, keys, given)
+        return _check(record, record["transparency"], keys, given)
     except (DocumentError, SignatureRefused) as error:
         raise Discrepancy(str(error)) from None
+
+
+def _no_checkpoint_refused(record: dict[str, Any], keys: KeyPolicy) -> str:
+    """Rule 1's message: what the record lacks, why it is asked for, and what to do."""
+    carries = (
+        "the record has no transparency field (an export older than the service's checkpoints)"
+        if "transparency" not in record
+        else "the record carries no checkpoint (transparency is null)"
+    )
+    why = "pinned keys were given" if keys.is_pinned else "a tree head was given"
+    if _ended_at(record) is None:
+        advice = f"the game is still running: {WAIT_FOR_CHECKPOINT}"
+    else:
+        advice = "export the record again from the service, or it never logged this game"
+    return (
+        f"no checkpoint: {carries}, so nothing shows it is the game the service logged "
+        f"({why}; {advice})"
+    )
 
 
 def _check(
@@ -142,7 +172,7 @@ def _check(
     key_for_head = carried if carried.key_id == head.key_id else None
     signed = tree_head_bytes(head.document)
     checked = keys.check(
-        "transparency.tree_head", head.key_id, signed, head.signature, key_for_head
+        "transparency.tree_head", head.key_id, signed, head.signature, key_for_head, at=head.at
     )
     index = field["leaf_index"]
     if not isinstance(index, int) or isinstance(index, bool) or index < 0:
@@ -157,7 +187,7 @@ def _check(
         )
     if given is not None:
         place = (record["game"]["id"], index)
-        checked = _against_given(head, given, keys, carried, place) and checked
+        checked = against_given(head, given, keys, carried, place) and checked
     return TransparencyReport(
         checked=checked,
         key_id=checkpoint["key_id"],
@@ -259,38 +289,12 @@ def _signed_checkpoint(
             f"transparency.signature does not verify under transparency.public_key (key "
             f"{carried.key_id}): the checkpoint or its signature was changed"
         )
-    keys.check("the checkpoint", carried.key_id, checkpoint_bytes(checkpoint), signature, carried)
+    keys.check(
+        "the checkpoint",
+        carried.key_id,
+        checkpoint_bytes(checkpoint),
+        signature,
+        carried,
+        at=checkpoint["at"],
+    )
     return carried
-
-
-def _against_given(
-    head: TreeHead, given: Any, keys: KeyPolicy, carried: PublicKey, place: tuple[str, int]
-) -> bool:
-    """Rule 6: the record's tree head against the one the user kept (``place``: the game id
-    and the checkpoint's leaf index, for the advice); whether the given head's signature was
-    checked."""
-    game_id, index = place
-    kept = documents.tree_head(given, "the tree head given")
-    key = carried if carried.key_id == kept.key_id else None
-    checked = keys.check(
-        "the tree head given", kept.key_id, tree_head_bytes(kept.document), kept.signature, key
-    )
-    if kept.size == head.size:
-        if kept.root_hash != head.root_hash:
-            raise DocumentError(
-                f"the log was rewritten: the tree head given and the record's are both of size "
-                f"{head.size}, with roots {kept.root_hash} and {head.root_hash}"
-            )
-        return checked
-    if kept.size <= index:
-        raise DocumentError(
-            f"the record's inclusion proof is for tree size {head.size}, the tree head given is "
-            f"of size {kept.size}, older than the checkpoint (entry {index}): keep a newer tree "
-            "head, check that the one given is a prefix of it (gameledger verify-log OLD NEW), "
-            "and verify the record against the newer one"
-        )
-    raise DocumentError(
-        f"the record's inclusion proof is for tree size {head.size}, the tree head given is of "
-        f"size {kept.size}: export the record again with --tree-size {kept.size} (or GET "
-        f"/api/v1/games/{game_id}/record?tree_size={kept.size})"
-    )

@@ -15,23 +15,21 @@ Decisions (docs/audit.md):
 from __future__ import annotations
 
 import base64
-import binascii
 import hashlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final, TypedDict
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import (
-    Ed25519PrivateKey,
-    Ed25519PublicKey,
-)
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import (
     Encoding,
     NoEncryption,
     PrivateFormat,
     PublicFormat,
 )
+
+from domain import ed25519_keys
+from domain.move_signatures import decode_b64url
 
 ALGORITHM: Final = "Ed25519"
 KEYRING_FORMAT: Final = "gameledger-keyring/1"
@@ -50,6 +48,7 @@ class PublicKeyDocument(TypedDict):
     public_key: str
     current: bool
     created_at: str
+    retired_at: str | None
 
 
 def b64url(raw: bytes) -> str:
@@ -57,14 +56,16 @@ def b64url(raw: bytes) -> str:
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
 
 
-def from_b64url(text: str, what: str) -> bytes:
-    """The 32 bytes ``text`` encodes, unpadded base64url; else :class:`KeyringError`."""
-    try:
-        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-    except (binascii.Error, ValueError, TypeError):
-        raise KeyringError(f"{what} is not base64url") from None
-    if len(raw) != KEY_BYTES:
-        raise KeyringError(f"{what} is not {KEY_BYTES} bytes")
+def from_b64url(text: object, what: str) -> bytes:
+    """The 32 bytes ``text`` encodes in unpadded base64url, read as strictly as a player's key
+    (:func:`domain.move_signatures.decode_b64url`: one spelling, no padding, no character
+    outside the alphabet); else :class:`KeyringError`."""
+    raw = decode_b64url(text, KEY_BYTES)
+    if raw is None:
+        raise KeyringError(
+            f"{what} is not {KEY_BYTES} bytes in unpadded base64url (43 characters of "
+            "A-Z a-z 0-9 - _, no '=')"
+        )
     return raw
 
 
@@ -92,12 +93,10 @@ class PublicKey:
         return key_id(self.public_raw)
 
     def verify(self, data: bytes, signature: bytes) -> bool:
-        """Whether ``signature`` is this key's Ed25519 signature of ``data``."""
-        try:
-            Ed25519PublicKey.from_public_bytes(self.public_raw).verify(signature, data)
-        except InvalidSignature:
-            return False
-        return True
+        """Whether ``signature`` is this key's Ed25519 signature of ``data``, by the rules a
+        player's signature is checked by (:func:`domain.ed25519_keys.verify`: never under a
+        key of small order, nor with an R of small order)."""
+        return ed25519_keys.verify(self.public_raw, signature, data)
 
 
 @dataclass(frozen=True)
@@ -145,7 +144,9 @@ class Keyring:
         return Keyring(Ed25519PrivateKey.generate(), now(), (retired, *self.retired))
 
     def public_keys(self) -> list[PublicKeyDocument]:
-        """Every public key as published (``GET /api/v1/keys``), the current one first."""
+        """Every public key as published (``GET /api/v1/keys``), the current one first, each
+        with its ``retired_at`` (``None`` for the current key): a verifier who pins the list
+        refuses what a key signed after its retirement (docs/audit.md, "The key policy")."""
         current = self.key_id
         return [
             {
@@ -154,6 +155,7 @@ class Keyring:
                 "public_key": b64url(k.public_raw),
                 "current": k.key_id == current,
                 "created_at": k.created_at,
+                "retired_at": k.retired_at,
             }
             for k in self.keys()
         ]

@@ -25,7 +25,7 @@ from application.audit_chain import check_chain, check_seals, check_seed
 from application.audit_format import Discrepancy, check_structure, first_difference, moves_of
 from application.audit_keys import KeyPolicy
 from application.audit_rules import Referee
-from application.audit_transparency import NO_CHECKPOINT, TransparencyReport, check_transparency
+from application.audit_transparency import TransparencyReport, check_transparency, no_checkpoint
 from application.errors import BadRequest, NotFound
 from application.signing import PublicKey
 from domain.protocol import Viewer
@@ -86,7 +86,7 @@ def verify_record(
             event_type=found.type_name,
         )
     events = len(record["events"])
-    sentence = NO_CHECKPOINT if transparency is None else transparency.sentence(events)
+    sentence = no_checkpoint(record) if transparency is None else transparency.sentence(events)
     return VerificationReport(
         ok=True,
         summary=f"{_summary(record, referee)} {sentence}",

@@ -13,7 +13,9 @@ carries a signature over :func:`signed_move_message`::
 ``canonical_json`` is the hash chain's form (:func:`domain.chain.canonical_json`: sorted keys,
 no spaces, ASCII with ``\\uXXXX`` escapes). Keys and signatures are unpadded base64url
 (RFC 4648 section 5, RFC 8037's form of an Ed25519 key), read strictly: one spelling per
-value, so a record holds no two spellings of one signature.
+value, so a record holds no two spellings of one signature. A key of small order or not
+canonical, and a signature whose R is of small order, are refused
+(:mod:`domain.ed25519_keys`, libsodium's rules): under such a key a signature proves nothing.
 
 The moves the service makes for a seat itself — the bot playing out a resigned seat
 (:mod:`domain.lobby`) — are not the player's and are never signed.
@@ -26,9 +28,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Final
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
+from domain import ed25519_keys
 from domain.chain import canonical_json
 from domain.errors import GameError
 
@@ -75,20 +75,26 @@ def decode_b64url(text: object, size: int) -> bytes | None:
     return raw
 
 
-def public_key_of(text: object) -> Ed25519PublicKey:
-    """The Ed25519 public key ``text`` writes (unpadded base64url of its raw 32 bytes);
-    ``bad-public-key`` otherwise."""
+def public_key_of(text: object) -> bytes:
+    """The raw 32 bytes of the Ed25519 public key ``text`` writes (unpadded base64url), when
+    it is one the service accepts (:func:`domain.ed25519_keys.key_refusal`: canonical, on the
+    curve, not of small order); ``bad-public-key`` otherwise. The one check of a player's key:
+    at a join, and in ``verify`` for every recorded key."""
     raw = decode_b64url(text, PUBLIC_KEY_BYTES)
-    if raw is not None:
-        try:
-            return Ed25519PublicKey.from_public_bytes(raw)
-        except ValueError:
-            pass
-    raise SignatureError(
-        "bad-public-key",
-        "public_key must be an Ed25519 public key: its raw 32 bytes in unpadded base64url "
-        "(43 characters of A-Z a-z 0-9 - _).",
-    )
+    if raw is None:
+        raise SignatureError(
+            "bad-public-key",
+            "public_key must be an Ed25519 public key: its raw 32 bytes in unpadded base64url "
+            "(43 characters of A-Z a-z 0-9 - _).",
+        )
+    refusal = ed25519_keys.key_refusal(raw)
+    if refusal is not None:
+        raise SignatureError(
+            "bad-public-key",
+            f"public_key is refused: {refusal}. Send the public key of an Ed25519 key pair "
+            "you made (docs/api.md, 'Signed moves').",
+        )
+    return raw
 
 
 def check_move_signature(
@@ -118,17 +124,22 @@ def check_move_signature(
             "This seat registered a public key: sign every move (docs/api.md, 'Signed moves'). "
             f"Sign these bytes: {message.decode('ascii')}",
         )
+    key = public_key_of(public_key)
     raw = decode_b64url(signature, SIGNATURE_BYTES)
     if raw is None:
         raise SignatureError(
             "bad-signature",
             "signature must be an Ed25519 signature: its 64 bytes in unpadded base64url.",
         )
-    try:
-        public_key_of(public_key).verify(raw, message)
-    except InvalidSignature:
+    if ed25519_keys.has_small_order(raw[:32]):
+        raise SignatureError(
+            "bad-signature",
+            "The signature's R (its first 32 bytes) is a point of small order: such a "
+            "signature is refused whatever it signs (docs/api.md, 'Signed moves').",
+        )
+    if not ed25519_keys.verify(key, raw, message):
         raise SignatureError(
             "bad-signature",
             "The signature does not verify under this seat's public key. The bytes to sign "
             f"are: {message.decode('ascii')}",
-        ) from None
+        )

@@ -29,6 +29,12 @@ from tests.helpers import Table
 
 AT = "2026-11-22T12:00:00Z"
 
+ROTATED = (
+    "if the service rotated its key since the keys were saved, fetch GET /api/v1/keys again (or "
+    "gameledger keys show --json) and pin the new list"
+)
+"""The end of the message for a signature by a key that is not pinned."""
+
 
 def end_of(record: dict[str, Any]) -> int | None:
     """The version at which the record's game ended (None: it runs)."""
@@ -88,6 +94,8 @@ class Log:
     keyring: Keyring
     tree: MemoryTree = field(default_factory=MemoryTree)
     entries: list[tuple[dict[str, Any], str]] = field(default_factory=list)
+    at: str = AT
+    """The time its tree heads are signed at."""
 
     def append(self, checkpoint: dict[str, Any]) -> int:
         """Log a checkpoint; its leaf index."""
@@ -106,7 +114,7 @@ class Log:
             "format": TREE_HEAD_FORMAT,
             "size": n,
             "root_hash": self.tree.root(n).hex(),
-            "at": AT,
+            "at": self.at,
             "key_id": self.keyring.key_id,
         }
         return {**head, "signature": sign(self.keyring, tree_head_bytes(head))}

@@ -128,9 +128,16 @@ def cache_headers(max_age: int) -> dict[str, Any]:
 
 def cached_answer(document: Cacheable, max_age: int) -> Response:
     """``document`` with its ``ETag`` and ``Cache-Control: public, max-age=``; ``304 Not
-    Modified`` without a body when ``If-None-Match`` names the tag (werkzeug's conditional
-    response: RFC 9110's weak comparison, ``*`` for any)."""
-    answer = Response(document.body, mimetype="application/json")
-    answer.set_etag(document.etag.strip('"'))
+    Modified`` without a body when ``If-None-Match`` names the tag (RFC 9110's weak
+    comparison, ``*`` for any). No ``Date``: the server adds it (gunicorn and werkzeug's
+    development server each write one, so an answer that set its own — werkzeug's
+    ``make_conditional`` does — carried two)."""
+    if request.method in ("GET", "HEAD") and _none_match(
+        request.headers.get("If-None-Match"), document.etag
+    ):
+        answer = Response(status=304)
+    else:
+        answer = Response(document.body, mimetype="application/json")
+    answer.headers["ETag"] = document.etag
     answer.headers["Cache-Control"] = f"public, max-age={max_age}"
-    return answer.make_conditional(request)
+    return answer

@@ -45,6 +45,15 @@ class PublicKeySchema(Schema):
     created_at = fields.String(
         required=True, metadata={"description": "When the key was made (UTC, ISO 8601)"}
     )
+    retired_at = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "When the key was retired by a rotation (UTC, ISO 8601 ending in "
+            "Z); null for the current key. Pin it with the key: nothing the key signed after "
+            "it is accepted (docs/audit.md, 'The key policy')"
+        },
+    )
 
 
 class KeysSchema(Schema):

@@ -111,7 +111,13 @@ def test_a_move_sent_in_notation_is_signed_in_its_json_form() -> None:
 def test_a_bad_public_key_is_refused_and_nothing_is_recorded() -> None:
     app = GameLedger()
     game_id = app.create_game("azul", 2, seed="bad-key")
-    for bad in ("", "A" * 42, "A" * 44, "A" * 42 + "=", "A" * 42 + "B", "ZZZ/" * 11):
+    weak = (
+        "AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",  # the identity: S = 0 signs anything
+        "A" * 43,  # 32 zero bytes: a point of order 4
+        "7P_______________________________________38",  # p - 1: order 2
+        "7f_______________________________________38",  # y = p: not canonical
+    )
+    for bad in ("", "A" * 42, "A" * 44, "A" * 42 + "=", "A" * 42 + "B", "ZZZ/" * 11, *weak):
         with pytest.raises(GameError) as wrong:
             app.join(game_id, "p", 0, public_key=bad)
         assert wrong.value.code == "bad-public-key"

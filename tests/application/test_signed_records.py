@@ -150,6 +150,29 @@ def test_a_malformed_public_key_is_caught(record: dict[str, Any]) -> None:
     assert "data.public_key" in message and "not an Ed25519 public key" in message
 
 
+@pytest.mark.parametrize(
+    "weak",
+    [
+        "AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+        "A" * 43,
+        "7f_______________________________________38",
+    ],
+    ids=["identity", "zeros", "not canonical"],
+)
+def test_a_record_whose_seat_registered_a_weak_key_is_invalid(
+    record: dict[str, Any], weak: str
+) -> None:
+    """The outside trial: a seat with the identity key and every move "signed" ``AQAA…AA``
+    (R = the identity, S = 0), which plain RFC 8032 accepts for any message. The service no
+    longer takes such a key; a record that carries one is refused at its SeatJoined."""
+    joined = first(record, "SeatJoined")
+    joined["data"]["public_key"] = weak
+    for move in seat_moves(record, 0):
+        move["data"]["signature"] = "AQ" + "A" * 84
+    message = failed_at(verify_record(rehash(record)), joined["version"], "SeatJoined")
+    assert "data.public_key" in message and "not an Ed25519 public key" in message
+
+
 def test_a_signature_on_a_seat_without_a_key_is_caught(record: dict[str, Any]) -> None:
     target = seat_moves(record, 1)[0]
     target["data"]["signature"] = b64url(bytes(64))

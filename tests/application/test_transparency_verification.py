@@ -24,7 +24,7 @@ from application.verification import VerificationReport, verify_record
 from infrastructure.config import Settings
 from infrastructure.container import Services, build_services
 from tests.helpers import Table, start_game
-from tests.transparency import Log, checkpoint_of, forge, logged, sign
+from tests.transparency import ROTATED, Log, checkpoint_of, forge, logged, sign
 
 SERVICE = Keyring.generate()
 """The service's key (the one users pin)."""
@@ -113,9 +113,13 @@ def test_without_pins_the_key_is_reported_unpinned(record: dict[str, Any]) -> No
     report = verify_record(record)
     assert report.ok and report.transparency is not None
     assert not report.transparency.pinned and report.transparency.checked
-    assert f"signed by key {SERVICE.key_id}, unpinned: the key came from the record itself" in (
-        report.summary
+    assert (
+        f"is in the log whose head the record carries, entry 3 of the tree of size 6 (root "
+        f"{report.transparency.root_hash}); unpinned: signed by key {SERVICE.key_id}, which came "
+        "from the record itself, so this shows only that the record is consistent with itself, "
+        "not that the service logged it" in report.summary
     )
+    assert "the service's log" not in report.summary
 
 
 def test_a_record_without_checkpoint(played: dict[str, Any], log: Log) -> None:
@@ -128,9 +132,34 @@ def test_a_record_without_checkpoint(played: dict[str, Any], log: Log) -> None:
     message = refused(verify_record(played, pinned_keys=pins(SERVICE)))
     assert message.startswith("no checkpoint: the record has no transparency field")
     assert "pinned keys were given" in message
+    message = refused(verify_record({**played, "transparency": None}, pinned_keys=pins(SERVICE)))
+    assert message == (
+        "no checkpoint: the record carries no checkpoint (transparency is null), so nothing "
+        "shows it is the game the service logged (pinned keys were given; export the record "
+        "again from the service, or it never logged this game)"
+    )
     log.fill(2)
     message = refused(verify_record(played, tree_head=log.head()))
     assert message.startswith("no checkpoint: ") and "a tree head was given" in message
+
+
+def test_a_running_game_not_checkpointed_yet(app: GameLedger) -> None:
+    """A running game is checkpointed on the schedule: a record exported before its first
+    checkpoint says to wait for it (docs/audit.md, "Signed checkpoints")."""
+    table = start_game(app, 2, seed="not yet")
+    table.step()
+    running = {**export_record(app, table.game_id), "transparency": None}
+    report = verify_record(running)
+    assert report.ok and report.summary.endswith(
+        "No checkpoint yet (a running game is checkpointed every GAMELEDGER_CHECKPOINT_INTERVAL "
+        "seconds (60 by default) once it moved: export it again after that)."
+    )
+    assert refused(verify_record(running, pinned_keys=pins(SERVICE))) == (
+        "no checkpoint: the record carries no checkpoint (transparency is null), so nothing "
+        "shows it is the game the service logged (pinned keys were given; the game is still "
+        "running: a running game is checkpointed every GAMELEDGER_CHECKPOINT_INTERVAL seconds "
+        "(60 by default) once it moved: export it again after that)"
+    )
 
 
 def test_a_running_game_carries_its_latest_checkpoint(app: GameLedger, log: Log) -> None:
@@ -216,7 +245,7 @@ def test_after_a_rotation_the_tree_head_is_signed_by_the_new_key(
     message = refused(verify_record(record, pinned_keys=pins(SERVICE)))
     assert message == (
         f"transparency.tree_head is signed by key {log.keyring.key_id}, which is not a pinned "
-        f"key (pinned: {SERVICE.key_id})"
+        f"key (pinned: {SERVICE.key_id}); {ROTATED}"
     )
 
 
@@ -314,16 +343,23 @@ def test_the_forgery_verifies_alone_and_is_rejected_by_the_checkpoint(
     own = Log(FORGER)
     signed = logged(forged, own)
     unpinned = verify_record(signed)
-    assert unpinned.ok and "unpinned: the key came from the record itself" in unpinned.summary
+    assert unpinned.ok and "which came from the record itself" in unpinned.summary
     assert refused(verify_record(signed, pinned_keys=pins(SERVICE))) == (
         f"the checkpoint is signed by key {FORGER.key_id}, which is not a pinned key (pinned: "
-        f"{SERVICE.key_id})"
+        f"{SERVICE.key_id}); {ROTATED}"
     )
-    # the tree head a player kept of the real log, of the same size: another log
+    # the tree head a player kept of the real log, of the same size: another key's log, which
+    # unpinned cannot be compared (and never "the log was rewritten": nothing says whose)
     kept = log.head()
     assert kept["size"] == signed["transparency"]["tree_head"]["size"]
-    assert refused(verify_record(signed, tree_head=kept)).startswith(
-        "the log was rewritten: the tree head given and the record's are both of size 6"
+    assert refused(verify_record(signed, tree_head=kept)) == (
+        f"the tree head given is signed by key {SERVICE.key_id}, the record's tree head by key "
+        f"{FORGER.key_id}: unpinned, heads signed by different keys cannot be compared (they may "
+        "be two services' logs, or one service's before and after a key rotation): pin the "
+        "service's keys with --key or --keys"
+    )
+    assert refused(verify_record(signed, pinned_keys=pins(SERVICE), tree_head=kept)).startswith(
+        f"the checkpoint is signed by key {FORGER.key_id}, which is not a pinned key"
     )
 
 
@@ -340,7 +376,9 @@ def test_the_forgers_log_is_not_the_one_a_player_kept(
     report = verify_record(signed, pinned_keys=pins(SERVICE), tree_head=kept)
     assert refused(report) == (
         f"the log was rewritten: the tree head given and the record's are both of size 6, with "
-        f"roots {kept['root_hash']} and {signed['transparency']['tree_head']['root_hash']}"
+        f"roots {kept['root_hash']} and {signed['transparency']['tree_head']['root_hash']}, "
+        f"signed by pinned key {SERVICE.key_id}: the service signed two different trees of one "
+        "size"
     )
 
 
@@ -357,7 +395,7 @@ def test_a_record_re_signed_with_another_key(record: dict[str, Any]) -> None:
     assert "unpinned" in verify_record(resigned).summary
     assert refused(verify_record(resigned, pinned_keys=pins(SERVICE))) == (
         f"the checkpoint is signed by key {FORGER.key_id}, which is not a pinned key (pinned: "
-        f"{SERVICE.key_id})"
+        f"{SERVICE.key_id}); {ROTATED}"
     )
     assert verify_record(resigned, pinned_keys=pins(SERVICE, FORGER)).ok
 
@@ -494,13 +532,14 @@ def test_another_games_checkpoint(record: dict[str, Any], log: Log) -> None:
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
-        ("signature", "not base64!", "transparency.signature must be an unpadded base64url"),
-        ("signature", "AAAA", "transparency.signature must be 64 bytes, not 3"),
+        ("signature", "not base64!", "transparency.signature must be an Ed25519 signature: 64"),
+        ("signature", "AAAA", "transparency.signature must be an Ed25519 signature: 64 bytes"),
         ("leaf_index", -1, "transparency.leaf_index must be a whole number of at least 0"),
         ("inclusion_proof", ["xyz"], "transparency.inclusion_proof[0] must be 64 lowercase hex"),
         ("checkpoint", {"format": "x"}, "transparency.checkpoint.format must be"),
         ("tree_head", [], "transparency.tree_head is not a JSON object"),
         ("public_key", "AAAA", "transparency.public_key is not 32 bytes"),
+        ("public_key", "A" * 43, "transparency.public_key is not an acceptable Ed25519 public"),
     ],
 )
 def test_a_malformed_transparency_field(
@@ -571,7 +610,7 @@ def test_the_tree_head_given_is_held_to_the_key_policy(record: dict[str, Any]) -
     kept = other.head()
     assert refused(verify_record(record, pinned_keys=pins(SERVICE), tree_head=kept)) == (
         f"the tree head given is signed by key {FORGER.key_id}, which is not a pinned key "
-        f"(pinned: {SERVICE.key_id})"
+        f"(pinned: {SERVICE.key_id}); {ROTATED}"
     )
     kept["size"] = 1
     assert refused(verify_record(record, tree_head={**kept, "size": "six"})) == (

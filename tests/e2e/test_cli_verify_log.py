@@ -26,7 +26,7 @@ from infrastructure.tlog_tables import HEADS
 from tests.application.test_verification import finished
 from tests.e2e.outside import environment, on_the_log, serving
 from tests.e2e.test_cli import BIN
-from tests.transparency import Log, forge, logged
+from tests.transparency import AT, ROTATED, Log, forge, logged
 
 
 def gameledger(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -113,7 +113,9 @@ def test_verify_with_the_services_keys(service: Service, record_file: str) -> No
     assert report["ok"] and report["transparency"]["pinned"] is False
     assert report["transparency"]["key_id"] == key_id and report["transparency"]["checked"]
     plain = gameledger("verify", "-", stdin=Path(record_file).read_text())
-    assert "unpinned: the key came from the record itself" in plain.stdout
+    assert "is in the log whose head the record carries, entry 3" in plain.stdout
+    assert f"unpinned: signed by key {key_id}, which came from the record itself" in plain.stdout
+    assert "the service's log" not in plain.stdout
 
 
 def test_a_key_may_begin_with_a_dash(service: Service) -> None:
@@ -142,7 +144,9 @@ def test_a_record_without_checkpoint(service: Service) -> None:
     )
     pinned = gameledger("verify", path, "--keys", service.keys_file)
     assert pinned.returncode == 1
-    assert pinned.stdout.startswith("INVALID: record: no checkpoint: the record has no ")
+    assert pinned.stdout.startswith(
+        "INVALID: record: no checkpoint: the record carries no checkpoint (transparency is null)"
+    )
 
 
 def test_the_forgery_from_outside(service: Service, record_file: str) -> None:
@@ -166,7 +170,7 @@ def test_the_forgery_from_outside(service: Service, record_file: str) -> None:
     assert pinned.returncode == 1
     assert pinned.stdout.strip() == (
         f"INVALID: record: the checkpoint is signed by key {own.keyring.key_id}, which is not a "
-        f"pinned key (pinned: {service.log.keyring.key_id})"
+        f"pinned key (pinned: {service.log.keyring.key_id}); {ROTATED}"
     )
 
 
@@ -184,14 +188,71 @@ def test_verify_against_a_kept_tree_head(service: Service, record_file: str) -> 
     )
 
 
+IDENTITY = "AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+NOT_CANONICAL = "7f_______________________________________38"
+"""y = p: not canonical (the spelling of y = 0, a point of order 4, plus p)."""
+
+
+def test_a_tree_head_of_another_service_is_not_compared_unpinned(
+    service: Service, record_file: str
+) -> None:
+    """The outside trial: ``verify rec.json --tree-head other.json``, the head from another
+    service (another key), unpinned — said to be signed by another key, not "rewritten"."""
+    other = Log(Keyring.generate())
+    other.fill(6)
+    head = service.file("other.json", other.head())
+    done = gameledger("verify", record_file, "--tree-head", head)
+    assert done.returncode == 1
+    assert "rewritten" not in done.stdout
+    assert done.stdout.strip() == (
+        f"INVALID: record: the tree head given is signed by key {other.keyring.key_id}, the "
+        f"record's tree head by key {service.log.keyring.key_id}: unpinned, heads signed by "
+        "different keys cannot be compared (they may be two services' logs, or one service's "
+        "before and after a key rotation): pin the service's keys with --key or --keys"
+    )
+    pinned = gameledger("verify", record_file, "--tree-head", head, "--keys", service.keys_file)
+    assert pinned.returncode == 1
+    assert pinned.stdout.startswith(
+        f"INVALID: record: the tree head given is signed by key {other.keyring.key_id}, which "
+        "is not a pinned key"
+    )
+
+
+def test_a_keys_file_with_retired_at_refuses_what_the_key_signed_later(
+    service: Service, record_file: str
+) -> None:
+    keys = read(service.keys_file)
+    assert keys["keys"][0]["retired_at"] is None  # the current key, as published
+    keys["keys"][0]["retired_at"] = "2026-11-22T11:00:00Z"
+    retired = service.file("retired.json", keys)
+    done = gameledger("verify", record_file, "--keys", retired)
+    assert done.returncode == 1
+    assert done.stdout.strip() == (
+        f"INVALID: record: the checkpoint is signed by key {service.log.keyring.key_id} at {AT}, "
+        "after it was retired at 2026-11-22T11:00:00Z: the service signs nothing with a retired "
+        "key, so whoever signed this holds a key that leaked"
+    )
+
+
 def test_verify_refuses_unreadable_inputs(service: Service, record_file: str) -> None:
     missing = str(service.folder / "missing.json")
+    nokeys = service.file("nokeys.json", {"keys": []})
+    good = read(service.keys_file)["keys"][0]
+    public = good["public_key"]
+    weak_file = service.file("weak.json", [good, {"public_key": IDENTITY}])
     cases = [
         (["--tree-head", missing], "cannot read a tree head from"),
         (["--tree-head", service.file("bad.json", {"size": 1})], "the tree head given.format"),
         (["--keys", missing], "cannot read the keys from"),
-        (["--keys", service.file("nokeys.json", {"keys": []})], "must be a list of public keys"),
+        (["--keys", nokeys], f"cannot read the keys from {nokeys}: no keys in {nokeys}"),
+        (["--keys", service.file("list.json", {"keys": 1})], "must be a list of public keys"),
         (["--key", "not-a-key"], "argument --key: the key is not"),
+        # the outside trial: weak keys pinned (small order, not canonical), a padded key
+        (["--key", IDENTITY], "argument --key: the key is not an acceptable Ed25519 public key"),
+        (["--key", "A" * 43], "it is a point of small order"),
+        (["--key", NOT_CANONICAL], "it is not canonical"),
+        (["--keys", weak_file], f"{weak_file}[1].public_key is not an acceptable Ed25519"),
+        (["--key", f"{public}="], "argument --key: the key is not 32 bytes in unpadded base64url"),
     ]
     for extra, message in cases:
         done = gameledger("verify", record_file, *extra)
@@ -225,16 +286,56 @@ def test_verify_log_with_a_saved_proof(service: Service, heads: tuple[str, str])
 
 
 def test_verify_log_catches_a_rewritten_log(service: Service, heads: tuple[str, str]) -> None:
+    """The service's own head of OLD's size, signed by the pinned key, with another root: a
+    signed proof of the rewriting. Without it, a proof that does not join the heads says only
+    that: a proof file is unsigned."""
     rewritten = Log(service.log.keyring)
     for index, (checkpoint, _) in enumerate(service.log.entries):
         rewritten.append({**checkpoint, "version": 1} if index == 2 else checkpoint)
     new = service.file("rewritten.json", rewritten.head())
+    signed = service.file("signed.json", rewritten.consistency(5, 12))
+    done = gameledger("verify-log", heads[0], new, "--proof", signed, "--keys", service.keys_file)
+    assert done.returncode == 1
+    assert done.stdout.startswith(
+        "INVALID: the log was rewritten: the service's tree head of size 5 (signed by pinned key "
+    )
     proof = service.file("proof.json", {**rewritten.consistency(5, 12), "first_head": None})
     done = gameledger("verify-log", heads[0], new, "--proof", proof, "--keys", service.keys_file)
     assert done.returncode == 1
-    assert done.stdout.startswith(
-        "INVALID: the log was rewritten: the tree of size 5 is not a prefix of the tree of size 12"
+    assert done.stdout.strip() == (
+        f"INVALID: the proof does not join the two heads (from {proof}: it proves nothing "
+        "either way; fetch it from the service)"
     )
+
+
+def test_verify_log_a_changed_proof_file_frames_nobody(
+    service: Service, heads: tuple[str, str]
+) -> None:
+    """The outside trial: one hash of a genuine proof flipped (``cons-bad.json``), between two
+    genuine pinned heads; and a proof file whose ``first_head`` was edited."""
+    answer = service.log.consistency(5, 12)
+    flipped = answer["proof"][0]
+    answer["proof"][0] = ("1" if flipped[0] == "0" else "0") + flipped[1:]
+    bad = service.file("cons-bad.json", answer)
+    for pins in (["--keys", service.keys_file], []):
+        done = gameledger("verify-log", *heads, "--proof", bad, *pins)
+        assert done.returncode == 1, done.stderr
+        assert done.stdout.strip() == (
+            f"INVALID: the proof does not join the two heads (from {bad}: it proves nothing "
+            "either way; fetch it from the service)"
+        )
+    edited = service.log.consistency(5, 12)
+    edited["first_head"]["root_hash"] = "ab" * 32
+    path = service.file("cons-edited.json", edited)
+    for pins, why in (
+        (["--keys", service.keys_file], "the signature does not verify under the pinned key"),
+        ([], "unpinned, nothing tells whose head it is"),
+    ):
+        done = gameledger("verify-log", *heads, "--proof", path, *pins)
+        assert done.returncode == 2, done.stdout
+        assert "rewritten" not in done.stdout + done.stderr
+        assert done.stderr.startswith("gameledger: cannot use the consistency proof: the answer's")
+        assert why in done.stderr
 
 
 def test_verify_log_refuses_a_head_signed_by_another_key(
@@ -304,9 +405,11 @@ def test_verify_log_asks_a_server(tmp_path: Path) -> None:
     assert "is a prefix of the tree of size 2 (root " in done.stdout
     assert missing.returncode == 1, missing.stdout + missing.stderr
     assert missing.stdout.startswith(
-        "INVALID: the log was rewritten: the service has no signed tree head of size 20, yet "
-        "NEW (kept) is a tree head of that size (signatures not checked against a pinned key)"
+        f"INVALID: the service at {service.url} answers that it has no signed tree head of size "
+        "20, yet NEW (kept) is a tree head of that size, its signature not checked against a "
+        "pinned key"
     )
+    assert "rewritten" not in missing.stdout
 
 
 def test_verify_log_when_the_server_lost_a_head_you_kept(tmp_path: Path) -> None:
@@ -325,7 +428,33 @@ def test_verify_log_when_the_server_lost_a_head_you_kept(tmp_path: Path) -> None
     assert done.returncode == 1, done.stdout + done.stderr
     key_id = read(old)["key_id"]
     assert done.stdout.strip() == (
-        "INVALID: the log was rewritten: the service has no signed tree head of size 1, yet "
-        f"OLD (kept) is a tree head of that size, signed by pinned key {key_id} at "
-        f"{read(old)['at']}: the service cannot show that its log still holds that tree"
+        f"INVALID: the service at {service.url} answers that it has no signed tree head of size "
+        f"1, yet OLD (kept) is a tree head of that size, signed by pinned key {key_id} at "
+        f"{read(old)['at']}: the service cannot show that its log still holds that tree (it "
+        "dropped the head, or made its log again)"
     )
+
+
+def test_verify_log_asks_the_service_that_signed_the_heads(tmp_path: Path) -> None:
+    """The outside trial: ``--server WRONG_URL`` with pins. A server that does not publish
+    the key that signed OLD (another service; not a GameLedger at all) is not the one to ask:
+    exit 2, never "the log was rewritten" from its unauthenticated 404."""
+    env = environment("sqlite", tmp_path, None)
+    elsewhere = Log(Keyring.generate())
+    elsewhere.fill(13)
+    old = write(tmp_path / "else-old.json", elsewhere.head(12))
+    new = write(tmp_path / "else-new.json", elsewhere.head(13))
+    public = b64url(elsewhere.keyring.current.public_raw)
+    with serving(env, tmp_path) as service:
+        wrong, nowhere = service.gameledger_all(
+            ("verify-log", old, new, "--server", service.url, "--key", public),
+            ("verify-log", old, new, "--server", f"{service.url}/nothing", "--key", public),
+        )
+    assert wrong.returncode == 2, wrong.stdout + wrong.stderr
+    assert wrong.stdout == "" and "rewritten" not in wrong.stderr
+    assert wrong.stderr.strip() == (
+        f"gameledger: {service.url} does not publish key {elsewhere.keyring.key_id} that signed "
+        "OLD: not the service that signed it"
+    )
+    assert nowhere.returncode == 2, nowhere.stdout + nowhere.stderr
+    assert nowhere.stderr.startswith(f"gameledger: {service.url}/nothing/api/v1/keys answered 404")

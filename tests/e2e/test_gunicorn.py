@@ -186,3 +186,34 @@ def test_the_development_servers_own_errors_are_problem_json(
     assert_problem(exchange(dev_server, b"HELLO\r\n\r\n"), 400, "bad-request")
     head = b"GET /api/v1/games?x=" + b"a" * 70000 + b" HTTP/1.1\r\nHost: x\r\n\r\n"
     assert_problem(exchange(dev_server, head), 414, "uri-too-long")
+
+
+def dates(address: tuple[str, int], path: str) -> list[str]:
+    """The ``Date`` headers of a GET's answer, as sent (http.client keeps repeated headers)."""
+    client = http.client.HTTPConnection(*address, timeout=10)
+    try:
+        client.request("GET", path)
+        answer = client.getresponse()
+        assert answer.status == 200, answer.read()[:300]
+        answer.read()
+        return [value for name, value in answer.getheaders() if name.lower() == "date"]
+    finally:
+        client.close()
+
+
+CACHED = ["/api/v1/keys", "/api/v1/log/tree-head", "/api/v1/log/tree-heads/0"]
+"""Answers with an ETag and Cache-Control of their own (api/resources/common.py
+``cached_answer``): they once set a Date as well, and the server added its own."""
+
+
+@pytest.mark.parametrize("path", CACHED)
+def test_one_date_header_under_gunicorn(server: tuple[str, int], path: str) -> None:
+    assert len(dates(server, path)) == 1
+
+
+@pytest.mark.parametrize("path", CACHED)
+def test_one_date_header_under_the_development_server(
+    dev_server: tuple[str, int], path: str
+) -> None:
+    """``make serve`` runs it."""
+    assert len(dates(dev_server, path)) == 1

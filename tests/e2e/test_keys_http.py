@@ -63,7 +63,10 @@ def test_a_rotation_changes_the_list_and_its_tag(
     after = client.get(KEYS, headers={"If-None-Match": before.headers["ETag"]})
     assert after.status_code == 200 and after.headers["ETag"] != before.headers["ETag"]
     old = before.json["keys"][0]
-    assert after.json["keys"][1] == {**old, "current": False}
+    retired_at = after.json["keys"][1]["retired_at"]
+    assert old["retired_at"] is None and retired_at >= old["created_at"]
+    assert after.json["keys"][1] == {**old, "current": False, "retired_at": retired_at}
+    assert after.json["keys"][0]["retired_at"] is None
     assert after.json["keys"][0]["current"] and after.json["keys"][0]["key_id"] != old["key_id"]
 
 
@@ -115,9 +118,12 @@ def test_the_cli_shows_and_rotates_the_keys(tmp_path: Path) -> None:
     lines = run(["keys", "show"], tmp_path, data)
     assert lines.returncode == 0, lines.stderr
     rows = [line.split("  ") for line in lines.stdout.splitlines()]
+    published = json.loads(run(["keys", "show", "--json"], tmp_path, data).stdout)["keys"]
+    retired_at = published[1]["retired_at"]
+    assert published[0]["retired_at"] is None and retired_at is not None
     assert [(r[0], r[1], r[-1]) for r in rows] == [
         (new, "Ed25519", "current"),
-        (first["key_id"], "Ed25519", "retired"),
+        (first["key_id"], "Ed25519", f"retired {retired_at}"),
     ]
     assert rows[1][2] == first["public_key"]
     for secret in secrets_of(keyring):
@@ -136,3 +142,8 @@ def test_the_cli_refuses_what_it_cannot_do(tmp_path: Path) -> None:
     fixed = run(["keys", "rotate"], tmp_path, tmp_path, GAMELEDGER_SIGNING_KEY=secret)
     assert fixed.returncode == 2 and "rotate the secret itself" in fixed.stderr
     assert secret not in fixed.stderr
+    # the secret in its one spelling: unpadded, as documented (docs/operations.md)
+    padded = run(["keys", "show"], tmp_path, tmp_path, GAMELEDGER_SIGNING_KEY=f"{secret}=")
+    assert padded.returncode == 2 and secret not in padded.stderr
+    assert "GAMELEDGER_SIGNING_KEY is not 32 bytes in unpadded base64url" in padded.stderr
+    assert run(["keys", "show"], tmp_path, tmp_path, GAMELEDGER_SIGNING_KEY=secret).returncode == 0

@@ -124,12 +124,21 @@ def test_bad_public_keys_and_signatures_are_problems(client: FlaskClient) -> Non
     for bad, status, code in (
         ("A" * 42, 422, "bad-public-key"),
         ("A" * 42 + "B", 422, "bad-public-key"),
-        ("A" * 201, 400, "invalid-request"),
+        ("", 422, "bad-public-key"),  # any string that is not a key: its code, not a 400
+        ("A" * 201, 422, "bad-public-key"),
+        ("AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", 422, "bad-public-key"),  # the identity
+        ("A" * 43, 422, "bad-public-key"),  # 32 zero bytes: order 4
+        ("7f_______________________________________38", 422, "bad-public-key"),  # y = p
         (12, 400, "invalid-request"),
     ):
         refused = client.post(f"{API}/{created}/seats", json={"name": "p", "public_key": bad})
         assert refused.status_code == status and refused.json["code"] == code, refused.json
     assert client.get(f"{API}/{created}").json["version"] == 1
+    # null, like an absent key, is a seat without a key (docs/api.md, "Signed moves")
+    joined = client.post(f"{API}/{created}/seats", json={"name": "p", "public_key": None})
+    assert joined.status_code == 201, joined.json
+    events = client.get(f"{API}/{created}/events").json["items"]
+    assert events[-1]["type"] == "SeatJoined" and "public_key" not in events[-1]["data"]
 
     keys: list[PlayerKey | None] = [PlayerKey(), PlayerKey()]
     game_id, tokens = keyed_game(client, keys)
@@ -137,7 +146,9 @@ def test_bad_public_keys_and_signatures_are_problems(client: FlaskClient) -> Non
     for bad, status, code in (
         ("Zm9v", 422, "bad-signature"),
         ("=" * 86, 422, "bad-signature"),
-        ("A" * 201, 400, "invalid-request"),
+        ("", 422, "bad-signature"),
+        ("A" * 201, 422, "bad-signature"),
+        ("AQ" + "A" * 84, 422, "bad-signature"),  # R = the identity, S = 0
         (["x"], 400, "invalid-request"),
     ):
         refused = client.post(

@@ -32,7 +32,7 @@ import pytest
 from application.signing import Keyring
 from infrastructure.tlog_tables import ENTRIES, HEADS, NODES, TABLES
 from tests.e2e.outside import Outside, environment, on_the_log, postgres_env, serving
-from tests.transparency import Log, forge, logged
+from tests.transparency import ROTATED, Log, forge, logged
 
 STORES = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 
@@ -209,13 +209,13 @@ def test_keys_swapped(service: Outside) -> None:
     assert stale.returncode == 1, said(stale)
     assert stale.stdout.strip() == (
         f"INVALID: record: transparency.tree_head is signed by key {new_id}, which is not a "
-        f"pinned key (pinned: {', '.join(sorted(old_ids))})"
+        f"pinned key (pinned: {', '.join(sorted(old_ids))}); {ROTATED}"
     )
     # a record re-signed with a stranger's key, in a log of the stranger's
     assert refused.returncode == 1, said(refused)
     assert refused.stdout.strip() == (
         f"INVALID: record: the checkpoint is signed by key {stranger.keyring.key_id}, which is "
-        f"not a pinned key (pinned: {', '.join(sorted({new_id, *old_ids}))})"
+        f"not a pinned key (pinned: {', '.join(sorted({new_id, *old_ids}))}); {ROTATED}"
     )
 
 

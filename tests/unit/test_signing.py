@@ -59,7 +59,16 @@ def test_a_rotated_keyring_still_verifies_what_the_old_key_signed() -> None:
 def test_the_published_keys_are_raw_base64url() -> None:
     keyring = Keyring.generate().rotated()
     for published, key in zip(keyring.public_keys(), keyring.keys(), strict=True):
-        assert set(published) == {"key_id", "algorithm", "public_key", "current", "created_at"}
+        assert set(published) == {
+            "key_id",
+            "algorithm",
+            "public_key",
+            "current",
+            "created_at",
+            "retired_at",
+        }
+        assert published["retired_at"] == key.retired_at
+        assert (published["retired_at"] is None) == published["current"]
         assert published["algorithm"] == "Ed25519"
         assert from_b64url(published["public_key"], "key") == key.public_raw
         assert "=" not in published["public_key"] and len(published["public_key"]) == 43
@@ -105,6 +114,32 @@ def test_a_bad_secret_is_refused_without_quoting_it() -> None:
     with pytest.raises(KeyringError) as error:
         Keyring.from_secret(secret)
     assert secret not in str(error.value)
+
+
+RFC_SECRET_TEXT = "nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A"
+
+
+@pytest.mark.parametrize(
+    "secret",
+    [
+        RFC_SECRET_TEXT + "=",  # padded: the docs say unpadded, one spelling
+        RFC_SECRET_TEXT + "==",
+        RFC_SECRET_TEXT[:20] + "!" + RFC_SECRET_TEXT[20:],  # outside the alphabet
+        RFC_SECRET_TEXT[:-1] + "B",  # the same 32 bytes with a spare bit set
+        RFC_SECRET_TEXT.replace("_", "/"),  # base64, not base64url
+    ],
+    ids=["padded", "padded twice", "outside the alphabet", "spare bits", "not url"],
+)
+def test_a_key_or_secret_is_read_in_one_spelling_only(secret: str) -> None:
+    """``GAMELEDGER_SIGNING_KEY``, a keyring file and a pinned key accept exactly the unpadded
+    base64url of their 32 bytes, as a player's key (domain/move_signatures.py)."""
+    assert b64url(RFC_SECRET) == RFC_SECRET_TEXT
+    with pytest.raises(KeyringError, match="unpadded base64url") as error:
+        Keyring.from_secret(secret)
+    assert secret not in str(error.value)
+    with pytest.raises(KeyringError, match="unpadded base64url"):
+        from_b64url(secret, "the key")
+    assert Keyring.from_secret(b64url(RFC_SECRET) + "\n").key_id == key_id(RFC_PUBLIC)
 
 
 def test_the_private_key_is_not_in_the_repr_or_the_published_keys() -> None:
