@@ -319,9 +319,7 @@ class GameLedger(GameReads):
                 game.answer_undo(seat, accept, now)
             return late
 
-        return refuse_late(
-            *self.games.command(game_id, expected_version, answer, whole_line=True)
-        )
+        return refuse_late(*self.games.command(game_id, expected_version, answer, whole_line=True))
 
     def arbiter_undo(
         self,

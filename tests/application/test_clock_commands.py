@@ -160,7 +160,9 @@ def later(record: dict[str, Any], since: dict[str, Any], seconds: float) -> None
         item["timestamp"] = at.isoformat()
 
 
-@pytest.mark.parametrize(("undo", "decided"), [("free", "TurnsUndone"), ("consent", "UndoAnswered")])
+@pytest.mark.parametrize(
+    ("undo", "decided"), [("free", "TurnsUndone"), ("consent", "UndoAnswered")]
+)
 def test_an_undo_decided_after_the_time_ran_out_is_caught(
     now: FakeTime, undo: str, decided: str
 ) -> None:

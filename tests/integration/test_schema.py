@@ -89,9 +89,7 @@ def _as_clocks_version_1_left_it(services: Services, game_id: str) -> None:
         name = settings.postgres.schema
         with storage.postgres.get_connection() as conn, conn.transaction():
             conn.execute(
-                sql.SQL("DELETE FROM {} WHERE game_id = %s").format(
-                    sql.Identifier(name, "clocks")
-                ),
+                sql.SQL("DELETE FROM {} WHERE game_id = %s").format(sql.Identifier(name, "clocks")),
                 (game_id,),
             )
             conn.execute(
