@@ -11,9 +11,11 @@ verifier follows every clock with the very functions the game aggregate uses
   timestamp, and at most :data:`domain.clocks.ELAPSED_TOLERANCE_MS` less;
 * the move came in time: its ``elapsed_ms`` is less than the seat's remaining time;
 * a ``SeatFlagged`` is valid: a running game with a clock, a seat that could act and had not
-  resigned nor been flagged, no undo request waiting, and the seat's time had run out by the
-  flag's timestamp (:func:`domain.clocks.check_flag`, the game's own decision), ``by`` and
-  ``claimant`` consistent.
+  resigned nor been flagged, and the seat's time had run out by the flag's timestamp
+  (:func:`domain.clocks.check_flag`, the game's own decision), ``by`` and ``claimant``
+  consistent; it ends an undo request that waited;
+* no player's command was decided while a flag was due (:func:`command_in_time`, by
+  :func:`domain.clocks.check_none_due`): the flags come first.
 
 The referee that follows the record (:class:`application.audit_rules.Referee`) is seen
 through :class:`ClockReferee`."""
@@ -148,7 +150,6 @@ def seat_flagged(referee: ClockReferee, index: int) -> int:
             started=_started(referee),
             finished=referee.outcome() is not None,
             gone=referee.resigned,
-            undo_pending=referee.request is not None,
         )
     except GameError as error:
         if error.code == "time-remaining" and referee.clock is not None:
@@ -159,10 +160,53 @@ def seat_flagged(referee: ClockReferee, index: int) -> int:
             ) from None
         raise Discrepancy(f"the game refuses this flag: {error.message}", *where) from None
     assert referee.clock is not None
+    referee.request = None  # a flag ends an undo request that waited
     referee.resigned = [*referee.resigned, seat]
     referee.flagged = [*referee.flagged, seat]
     referee.clock = clocks.flagged(referee.clock, seat)
     return index + 1
+
+
+def commanded(item: dict[str, Any]) -> bool:
+    """Whether a recorded event is the first of a player's command that the game decides only
+    while no flag is due (docs/audit.md, "Clocks"): a move the player sent (it records its
+    time), an undo request, an answer, a player's own undo, a resignation. The arbiter's undo
+    (an explicit correction), the consent's undo (decided with its answer), the flags, the
+    bot's moves and the rules' events are not."""
+    kind, data = item["type"], item.get("data")
+    if kind in ("UndoRequested", "UndoAnswered", "SeatResigned"):
+        return True
+    if kind == "TurnsUndone":
+        return isinstance(data, dict) and data.get("by") == "player"
+    return kind == "MoveMade" and isinstance(data, dict) and "elapsed_ms" in data
+
+
+def command_in_time(referee: ClockReferee, item: dict[str, Any]) -> None:
+    """A player's command (:func:`commanded`) was decided with no flag due: no running seat's
+    time had run out by the time it arrived (:func:`domain.clocks.check_none_due`, the game's
+    own decision). The record has the event's timestamp, not the arrival, which may come up to
+    :data:`domain.clocks.ELAPSED_TOLERANCE_MS` earlier; a move's own seat is checked by its
+    recorded time (:func:`move_made`)."""
+    clock = referee.clock
+    if clock is None or "timestamp" not in item or not commanded(item):
+        return
+    arrived = _at(item) - clocks.ELAPSED_TOLERANCE_MS * _MS
+    if item["type"] == "MoveMade":
+        mover = item["data"].get("seat")
+        if type(mover) is int and 0 <= mover < referee.players:  # stopped for this check only
+            clock = clocks.flagged(clock, mover)
+    try:
+        clocks.check_none_due(clock, arrived)
+    except GameError:
+        seat = clocks.due(clock, arrived)[0]
+        late = -clocks.remaining_at(clock, seat, _at(item))
+        raise Discrepancy(
+            f"seat {seat}'s time had run out {late} ms before this event (more than the "
+            f"{clocks.ELAPSED_TOLERANCE_MS} ms the service may take to record it): the "
+            "command should have been refused and the seat flagged first",
+            item["version"],
+            item["type"],
+        ) from None
 
 
 def rewind(referee: ClockReferee, to_version: int) -> None:

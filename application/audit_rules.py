@@ -100,6 +100,7 @@ class Referee:
             if handler is None:
                 raise self.stray(item)
             audit_lobby.check_open(self, item)
+            audit_clocks.command_in_time(self, item)
             if item["type"] == "UndoRequested" or (
                 item["type"] == "TurnsUndone" and item["data"].get("by") == "player"
             ):

@@ -35,11 +35,10 @@ class Due:
 
 
 def due_of(game: Game) -> Due | None:
-    """When a game's next flag falls due, as its events leave it (``None``: no clock runs, or
-    an undo request waits for answers — no flag is recorded meanwhile, docs/api.md, "Clocks",
-    so the game must not hold a due row that the scheduler would read and fail on every run,
-    ahead of the games it can flag; the answer is an event, which brings the row back)."""
-    if game.clock is None or game.undo_request is not None:
+    """When a game's next flag falls due, as its events leave it (``None``: no clock runs).
+    A game whose undo request waits for answers has its row too: its clocks run on and its
+    flag, which ends the request, is recorded as any other (docs/api.md, "Clocks")."""
+    if game.clock is None:
         return None
     found = clocks.first_flag(game.clock)
     if found is None:
@@ -49,12 +48,9 @@ def due_of(game: Game) -> Due | None:
 
 
 def out_of_time(game: Game, now: datetime) -> list[int]:
-    """The seats of a game whose time has run out by ``now``, first to run out first."""
-    if game.clock is None:
-        return []
-    clock = game.clock
-    running = [(at, seat) for seat in game.clock_acting() if (at := clocks.flag_at(clock, seat))]
-    return [seat for at, seat in sorted(running) if now >= at]
+    """The seats of a game whose time has run out by ``now``, first to run out first
+    (:func:`domain.clocks.due`)."""
+    return [] if game.clock is None else clocks.due(game.clock, now)
 
 
 def claim_flag(
@@ -101,7 +97,7 @@ def flag_due(ledger: GameLedger, due: Due, now: datetime | None = None) -> bool:
         try:
             game.flag(found[0], at, by="scheduler")
         except GameError:
-            return False  # an undo request waits, or the game is over: nothing to do
+            return False  # the game is over: nothing to do
         return True
 
     try:

@@ -17,6 +17,7 @@ from eventsourcing.persistence import IntegrityError
 
 from application.admission import ExpiryDue, expired_conflict
 from application.errors import Conflict, InvalidToken, NotFound
+from application.flags_first import Late, arrival, flags_first, refuse_late
 from application.projections.games_list import GameRow
 from application.seats import new_token, seat_of
 from application.service import GameLedger, Joined, Played
@@ -52,13 +53,18 @@ def resign(
 ) -> Played:
     """The token's seat resigns (:mod:`domain.lobby`): the game ends when one seat is left
     playing, else the bot plays the seat out, its moves recorded now and after each later
-    command."""
+    command. While a flag is due, the flags instead (``out-of-time``,
+    :mod:`application.flags_first`)."""
 
-    def give_up(game: Game) -> None:
+    def give_up(game: Game) -> Late | None:
+        now = arrival()
         seat = seat_of(game, token)
-        game.resign(seat)
+        late = flags_first(game, seat, now)
+        if late is None:
+            game.resign(seat, now)
+        return late
 
-    return ledger.games.command(game_id, expected_version, give_up)[0]
+    return refuse_late(*ledger.games.command(game_id, expected_version, give_up))
 
 
 def abort(

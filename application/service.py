@@ -23,12 +23,11 @@ from application import catalogue
 from application.admission import ExpiryDue, admit, expired_conflict
 from application.cache import GameCache
 from application.errors import BadRequest, Conflict
+from application.flags_first import Late, arrival, flags_first, refuse_late
 from application.games import Games, Saved, check_version
 from application.reads import Document, GameReads, serialised, viewer_key
 from application.seats import check_arbiter, first_free, new_token, seat_of, viewer_of
 from application.store import SNAPSHOT_INTERVAL, GameStore
-from domain.clocks import out_of_time
-from domain.errors import GameNotReady
 from domain.game import Game
 from domain.jsonvalue import copy_json
 from domain.lobby import expired
@@ -75,18 +74,6 @@ class Opened:
 
 Played = Saved
 """A command accepted: the version of the game after it and the events it caused."""
-
-
-def late(game: Game, seat: int, now: datetime) -> bool:
-    """Whether a seat's move arrives after its time ran out (a game with a clock, the seat
-    still playing: docs/api.md, "Clocks")."""
-    return (
-        game.clock is not None
-        and seat not in game.resigned
-        and not game.finished
-        and game.undo_request is None
-        and out_of_time(game.clock, seat, now)
-    )
 
 
 class GameLedger(GameReads):
@@ -283,53 +270,56 @@ class GameLedger(GameReads):
 
         In a game with a clock the move's time is measured from its arrival here, under the
         game's lock (docs/api.md, "Clocks"); a move that arrives after the seat's time ran
-        out flags the seat instead (``SeatFlagged`` by ``move``, saved) and is answered
-        ``out-of-time``."""
+        out — or any seat's — flags it instead (``SeatFlagged``, saved) and is answered
+        ``out-of-time`` (:mod:`application.flags_first`)."""
         if (move is None) == (notation is None):
             raise BadRequest("invalid-request", "Send exactly one of 'move' and 'notation'.")
 
-        def make(game: Game) -> bool:
-            now = datetime.now(UTC)
+        def make(game: Game) -> Late | None:
+            now = arrival()
             seat = seat_of(game, token)
             check_version(game, expected_version)
-            if late(game, seat, now):
-                game.flag(seat, now, by="move", claimant=seat)
-                return True
-            game.play(seat, move, notation=notation, signature=signature, now=now)
-            return False
+            late = flags_first(game, seat, now)
+            if late is None:
+                game.play(seat, move, notation=notation, signature=signature, now=now)
+            return late
 
-        saved, flagged = self.games.command(game_id, expected_version, make)
-        if flagged:
-            raise GameNotReady(
-                "out-of-time",
-                "Your time ran out before this move arrived: your seat is flagged "
-                f"(version {saved.version}; docs/api.md, 'Clocks').",
-            )
-        return saved
+        return refuse_late(*self.games.command(game_id, expected_version, make))
 
     def request_undo(
         self, game_id: UUID, token: str, turns: int = 1, expected_version: int | None = None
     ) -> Played:
-        """The token's seat asks to take back its own last ``turns`` turns (domain/undo.py)."""
+        """The token's seat asks to take back its own last ``turns`` turns (domain/undo.py);
+        while a flag is due, the flags instead (``out-of-time``, :mod:`application.flags_first`)."""
 
-        def ask(game: Game) -> None:
+        def ask(game: Game) -> Late | None:
+            now = arrival()
             seat = seat_of(game, token)
             check_version(game, expected_version)
-            game.request_undo(seat, turns)
+            late = flags_first(game, seat, now)
+            if late is None:
+                game.request_undo(seat, turns, now)
+            return late
 
-        return self.games.command(game_id, expected_version, ask, whole_line=True)[0]
+        return refuse_late(*self.games.command(game_id, expected_version, ask, whole_line=True))
 
     def answer_undo(
         self, game_id: UUID, token: str, accept: bool, expected_version: int | None = None
     ) -> Played:
-        """The token's seat accepts or refuses the pending undo request."""
+        """The token's seat accepts or refuses the pending undo request; while a flag is due,
+        the flags instead, which end the request (``out-of-time``,
+        :mod:`application.flags_first`)."""
 
-        def answer(game: Game) -> None:
+        def answer(game: Game) -> Late | None:
+            now = arrival()
             seat = seat_of(game, token)
             check_version(game, expected_version)
-            game.answer_undo(seat, accept)
+            late = flags_first(game, seat, now)
+            if late is None:
+                game.answer_undo(seat, accept, now)
+            return late
 
-        return self.games.command(game_id, expected_version, answer, whole_line=True)[0]
+        return refuse_late(*self.games.command(game_id, expected_version, answer, whole_line=True))
 
     def arbiter_undo(
         self,

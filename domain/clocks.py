@@ -30,7 +30,14 @@ those of the version gone back to, and the seats that may act then start at the
 **A flag**: a seat whose remaining time has run out (:func:`flag_at` has passed) is flagged
 by a ``SeatFlagged`` event; what that means is the lobby's resignation
 (:mod:`domain.lobby`: with two players the other seat wins, with more the bot plays the seat
-out and it is ranked last).
+out and it is ranked last). A flag ends an undo request that waits for answers (after a flag
+players take no turns back).
+
+**No command is decided while a flag is due** (:func:`due`, :func:`check_none_due`): a
+player's command (a move, an undo request or answer, a resignation) that arrives after some
+running seat's time has run out is not decided; the flags are recorded instead and the command
+is refused (``out-of-time``). The arbiter's undo is an explicit correction and is decided as
+it comes: it may give time back (docs/api.md, "Clocks").
 """
 
 from __future__ import annotations
@@ -263,6 +270,24 @@ def out_of_time(clock: ClockState, seat: int, now: datetime) -> bool:
     return at is not None and now >= at
 
 
+def due(clock: ClockState, now: datetime) -> list[int]:
+    """The running seats whose time has run out by ``now``, the first to run out first: the
+    flags due before any command of a player is decided (docs/api.md, "Clocks")."""
+    running = [(at, seat) for seat in range(len(clock["since"])) if (at := flag_at(clock, seat))]
+    return [seat for at, seat in sorted(running) if now >= at]
+
+
+def check_none_due(clock: ClockState | None, now: datetime) -> None:
+    """A player's command is decided only while no running seat's time has run out by its
+    time ``now`` (``out-of-time`` otherwise: the flags come first; docs/api.md, "Clocks")."""
+    found = [] if clock is None else due(clock, now)
+    if found:
+        raise GameNotReady(
+            "out-of-time",
+            f"Seat {found[0]}'s time ran out before this command arrived: it is flagged first.",
+        )
+
+
 def check_in_time(clock: ClockState, seat: int, elapsed: int) -> None:
     """A move is accepted only while the seat has time left (``out-of-time`` otherwise)."""
     if elapsed >= clock["remaining_ms"][seat]:
@@ -284,12 +309,11 @@ def check_flag(
     started: bool,
     finished: bool,
     gone: Iterable[int],
-    undo_pending: bool = False,
 ) -> None:
     """A seat is flagged only in a running game with a clock, once, while it may act and its
-    time has run out by ``now``, and not while an undo request waits for answers (the clocks
-    run on meanwhile: the flag follows the answer, as a resignation waits for it). Each
-    refusal is a ``GameError`` with its code (docs/api.md, "Clocks")."""
+    time has run out by ``now`` — also while an undo request waits for answers (the clocks run
+    on meanwhile), which the flag ends. Each refusal is a ``GameError`` with its code
+    (docs/api.md, "Clocks")."""
     if clock is None:
         raise GameNotReady("no-clock", "This game has no clock.")
     if not 0 <= seat < players:
@@ -300,8 +324,6 @@ def check_flag(
         raise IllegalMove("game-over", "The game is over.")
     if seat in gone:
         raise GameNotReady("seat-out-of-play", f"Seat {seat} has resigned or been flagged.")
-    if undo_pending:
-        raise GameNotReady("undo-pending", "An undo request is waiting for answers.")
     at = flag_at(clock, seat)
     if at is None:
         raise GameNotReady("clock-stopped", f"Seat {seat} may not act now: its clock is stopped.")

@@ -342,8 +342,10 @@ class Game(Aggregate):
 
         def apply(self, aggregate: Any) -> None:
             """The seat is out of play as a resigned seat is (among ``resigned``, in order,
-            and in ``flagged``), its clock stopped at nothing left."""
+            and in ``flagged``), its clock stopped at nothing left; an undo request that
+            waited ends (after a flag players take no turns back)."""
             game = cast(Game, aggregate)
+            game.undo_request = None
             game.resigned = [*game.resigned, self.seat]
             game.flagged = [*game.flagged, self.seat]
             if game.clock is not None:
@@ -619,9 +621,11 @@ class Game(Aggregate):
         lobby.check_leave(self.closed, self.started)
         self._trigger(Game.SeatLeft, seat=seat)
 
-    def resign(self, seat: int) -> None:
+    def resign(self, seat: int, now: datetime | None = None) -> None:
         """The seat resigns from a running game (:func:`domain.lobby.check_resign`): the game
-        ends when one seat is left playing, else the bot plays the seat out."""
+        ends when one seat is left playing, else the bot plays the seat out. ``now``: when the
+        command arrived, in a game with a clock (:meth:`check_none_due`)."""
+        self.check_none_due(now)
         clocks.check_not_flagged(seat, self.flagged)
         lobby.check_resign(
             seat,
@@ -686,10 +690,12 @@ class Game(Aggregate):
         the version the client saw; :func:`domain.move_signatures.check_move_signature`).
         In a game with a clock, ``now`` is when the move arrived (the caller's clock: the
         domain reads none): the move is refused (``out-of-time``) once the seat's time has
-        run out, else its ``elapsed_ms`` is recorded (docs/api.md, "Clocks").
+        run out, and while any other seat's has (:meth:`check_none_due`), else its
+        ``elapsed_ms`` is recorded (docs/api.md, "Clocks").
         Raises ``GameError``; on error nothing is recorded."""
         if not self.started:
             raise GameNotReady("game-not-started", "Not every seat has been taken yet.")
+        self.check_none_due(now)
         if self.undo_request is not None:
             raise GameNotReady("undo-pending", "An undo request is waiting for answers.")
         clocks.check_not_flagged(seat, self.flagged)
@@ -712,12 +718,40 @@ class Game(Aggregate):
         clocks.check_in_time(self.clock, seat, elapsed)
         return elapsed
 
+    def check_none_due(self, now: datetime | None) -> None:
+        """Refuse a player's command (``out-of-time``) while a flag is due at its arrival
+        ``now`` (:func:`domain.clocks.check_none_due`; the caller records the flags first,
+        :meth:`flag_due`). A game with a clock needs ``now``."""
+        if self.clock is None:
+            return
+        if now is None:
+            raise ValueError("a command in a game with a clock needs the time it arrived")
+        clocks.check_none_due(self.clock, now)
+
+    def flag_due(self, now: datetime, seat: int) -> list[int]:
+        """Before a command of ``seat`` that arrived at ``now`` is decided, flag every seat
+        whose time has run out by then (:func:`domain.clocks.due`, the first to run out
+        first, again after each flag and the bot's moves it causes): the seat itself ``by``
+        its own late ``move`` (any late command of it), another ``by`` the commanding seat's
+        implicit ``claim`` (docs/api.md, "Clocks"). The seats flagged; when any is, the caller
+        refuses the command (``out-of-time``) and saves the flags."""
+        flagged: list[int] = []
+        while self.clock is not None and not self.finished:
+            found = clocks.due(self.clock, now)
+            if not found:
+                break
+            target = found[0]
+            by = "move" if target == seat else "claim"
+            self.flag(target, now, by=by, claimant=seat)
+            flagged.append(target)
+        return flagged
+
     def flag(self, seat: int, now: datetime, *, by: str, claimant: int = -1) -> None:
         """Flag a seat whose time has run out by ``now`` (:func:`domain.clocks.check_flag`
         refuses anything else): ``by`` the ``scheduler`` (``claimant`` -1), a seat's
         ``claim`` or its own late ``move``. It is then out of play as a resigned seat is: the
-        game ends with one seat left playing, else the bot plays it out (docs/api.md,
-        "Clocks")."""
+        game ends with one seat left playing, else the bot plays it out; an undo request that
+        waited ends (docs/api.md, "Clocks")."""
         clocks.check_flag(
             self.clock,
             seat,
@@ -726,7 +760,6 @@ class Game(Aggregate):
             started=self.started,
             finished=self.finished,
             gone=self.resigned,
-            undo_pending=self.undo_request is not None,
         )
         self._trigger(Game.SeatFlagged, seat=seat, by=by, claimant=claimant)
         self.play_resigned()
@@ -770,11 +803,14 @@ class Game(Aggregate):
 
     # Undo: every decision is the undo policy's (domain/undo.py)
 
-    def request_undo(self, seat: int, turns: int = 1) -> None:
+    def request_undo(self, seat: int, turns: int = 1, now: datetime | None = None) -> None:
         """A player asks to take back the last ``turns`` turns of the line of play, the
         first of them their own: :func:`domain.undo.request_undo` decides whether it is a
         request to other seats or takes effect at once (docs/audit.md, "Undo"). Once a seat
-        has resigned, players undo nothing (its bot cannot consent; docs/api.md, "Lobby")."""
+        has resigned, players undo nothing (its bot cannot consent; docs/api.md, "Lobby").
+        Refused while a flag is due (:meth:`check_none_due`: the rewind would give the time
+        back)."""
+        self.check_none_due(now)
         if self.resigned:
             raise undo.UndoRefused(
                 "undo-not-allowed",
@@ -787,9 +823,11 @@ class Game(Aggregate):
             self._trigger(Game.TurnsUndone, **decided.data())
             self.play_resigned()
 
-    def answer_undo(self, seat: int, accept: bool) -> None:
+    def answer_undo(self, seat: int, accept: bool, now: datetime | None = None) -> None:
         """Another player accepts or refuses the pending request; the last acceptance
-        takes the game back, one refusal ends the request (:func:`domain.undo.answer_undo`)."""
+        takes the game back, one refusal ends the request (:func:`domain.undo.answer_undo`).
+        Refused while a flag is due (:meth:`check_none_due`)."""
+        self.check_none_due(now)
         consented = undo.answer_undo(self.undo_request, seat, accept)
         self._trigger(Game.UndoAnswered, seat=seat, accepted=accept)
         if consented is not None:
@@ -799,7 +837,8 @@ class Game(Aggregate):
     def arbiter_undo(self, keep_turns: int, reason: str) -> None:
         """The arbiter takes the game back to the end of turn ``keep_turns``
         (:func:`domain.undo.arbiter_undo`, which refuses a blank reason); the reason is plain
-        text (:func:`domain.text.plain_text`)."""
+        text (:func:`domain.text.plain_text`). An explicit correction: decided even while a
+        flag is due, so it may give a seat's time back (docs/api.md, "Clocks")."""
         if reason.strip():
             reason = plain_text("reason", reason)
         decided = undo.arbiter_undo(self._undo_table(), keep_turns, reason)

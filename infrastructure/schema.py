@@ -28,6 +28,7 @@ from psycopg import sql
 from application.shards import store_name
 from infrastructure.config import ConfigurationError
 from infrastructure.idempotency import PART, idempotency_store
+from infrastructure.readmodels.clock_rows import SCHEMA_VERSION as CLOCKS_VERSION
 from infrastructure.readmodels.rows import SCHEMA_VERSION as GAMES_LIST_VERSION
 from infrastructure.storage import Storage
 
@@ -39,7 +40,7 @@ event log's ``?type=``)."""
 READ_MODEL_VERSIONS = {
     "games_list": GAMES_LIST_VERSION,
     "turns": 1,
-    "clocks": 1,
+    "clocks": CLOCKS_VERSION,
     "records": 1,
     PART: 1,
     TLOG: 1,
@@ -52,8 +53,9 @@ version 2) is made anew by the upgrade and filled again from the log by its foll
 ``idempotency`` part the answers kept for ``Idempotency-Key``
 (:mod:`infrastructure.idempotency`), the ``tlog`` part the transparency log
 (:mod:`infrastructure.tlog_tables`: not a read model, never rebuilt nor dropped). The
-``clocks`` read model (version 1) keeps when each running game's clock runs out, for the
-clock scheduler (docs/operations.md, "Clocks")."""
+``clocks`` read model keeps when each running game's clock runs out, for the clock scheduler
+(docs/operations.md, "Clocks"); at version 2 (:mod:`infrastructure.readmodels.clock_rows`)
+games whose undo request waits have their rows, and an earlier one is made anew."""
 
 KEPT_PARTS = ("records", PART, TLOG)
 """The parts that are not read models: created by their store's own statements."""

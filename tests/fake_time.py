@@ -44,4 +44,5 @@ def install(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
     monkeypatch.setattr(Game.Event, "create_timestamp", classmethod(lambda cls: fake.timestamp()))
     monkeypatch.setattr("application.clocks.datetime", FakeDatetime)
     monkeypatch.setattr("application.service.datetime", FakeDatetime)
+    monkeypatch.setattr("application.flags_first.datetime", FakeDatetime)
     return fake

@@ -51,7 +51,6 @@ class FlagRequest(Schema):
         "no-clock",
         "game-not-started",
         "seat-out-of-play",
-        "undo-pending",
         "no-such-seat",
         "stale-version",
         "concurrent-update",

@@ -76,14 +76,22 @@ def leave_game(body: dict[str, Any], game_id: str) -> Response:
 @blp.problems(
     *_COMMAND,
     Failure(
-        409, "game-not-started", "seat-resigned", "seat-flagged", "seat-out-of-play", "undo-pending"
+        409,
+        "game-not-started",
+        "seat-resigned",
+        "seat-flagged",
+        "seat-out-of-play",
+        "undo-pending",
+        "out-of-time",
     ),
     Failure(422, "game-over"),
 )
 def resign_game(body: dict[str, Any], game_id: str) -> Response:
     """Resign (the seat's token): with one seat left playing the game ends and that seat
     wins; else the game's bot plays your seat out, ranked last (each game's doc, "Resigning").
-    From then on your token sees what a spectator sees until the game ends."""
+    From then on your token sees what a spectator sees until the game ends. In a game with a
+    clock, a resignation that arrives after any seat's time ran out flags that seat instead
+    (``out-of-time``; docs/api.md, "Clocks")."""
     done = lobby.resign(
         services().app, game_uuid(game_id), required_token(), body["expected_version"]
     )

@@ -24,16 +24,22 @@ _UNDO = (
 )
 """What every undo command can meet."""
 
+_PLAYER_UNDO = (*_UNDO, Failure(409, "out-of-time"))
+"""A player's undo command also meets a flag that fell due before it arrived: the flag is
+recorded instead (docs/api.md, "Clocks"); the arbiter's undo is decided as it comes."""
+
 
 @blp.route("/games/<game_id>/undo-requests", methods=["POST"])
 @blp.arguments(schemas.UndoRequest())
 @blp.response(200, schemas.PlayedSchema)
-@blp.problems(*_UNDO)
+@blp.problems(*_PLAYER_UNDO)
 def request_undo(body: dict[str, Any], game_id: str) -> Response:
     """Ask to take back the last ``turns`` turns of the line of play, the first of them your
     own (docs/audit.md, "Undo"): at once when nobody must consent (undo 'free' and only your
     own turns); else a request that every other seat ('consent'), or under 'free' each other
-    seat whose turn it takes back, accepts or refuses."""
+    seat whose turn it takes back, accepts or refuses. In a game with a clock, a request that
+    arrives after any seat's time ran out flags that seat instead (``out-of-time``;
+    docs/api.md, "Clocks")."""
     done = services().app.request_undo(
         game_uuid(game_id), required_token(), body["turns"], expected_version(body)
     )
@@ -43,9 +49,11 @@ def request_undo(body: dict[str, Any], game_id: str) -> Response:
 @blp.route("/games/<game_id>/undo-requests/answer", methods=["POST"])
 @blp.arguments(schemas.UndoAnswer())
 @blp.response(200, schemas.PlayedSchema)
-@blp.problems(*_UNDO)
+@blp.problems(*_PLAYER_UNDO)
 def answer_undo(body: dict[str, Any], game_id: str) -> Response:
-    """Accept or refuse the pending undo request."""
+    """Accept or refuse the pending undo request; after any seat's time ran out, the answer
+    flags that seat instead, which ends the request (``out-of-time``; docs/api.md,
+    "Clocks")."""
     done = services().app.answer_undo(
         game_uuid(game_id), required_token(), body["accept"], expected_version(body)
     )
@@ -57,7 +65,9 @@ def answer_undo(body: dict[str, Any], game_id: str) -> Response:
 @blp.response(200, schemas.PlayedSchema)
 @blp.problems(*_UNDO)
 def arbiter_undo(body: dict[str, Any], game_id: str) -> Response:
-    """The arbiter takes the game back to the end of a turn, with a recorded reason."""
+    """The arbiter takes the game back to the end of a turn, with a recorded reason: an
+    explicit correction, decided even after a seat's time ran out, giving that time back
+    (docs/api.md, "Clocks")."""
     done = services().app.arbiter_undo(
         game_uuid(game_id),
         required_token(),

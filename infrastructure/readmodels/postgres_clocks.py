@@ -12,6 +12,7 @@ from psycopg.sql import SQL, Composed, Identifier
 from application.clocks import Due
 from application.projections.clocks import due_of_row, row_params, to_micros
 from infrastructure.readmodels import tracking
+from infrastructure.readmodels.clock_rows import SCHEMA_VERSION
 
 _COLUMNS = "game_id, version, seat, flag_at_us"
 
@@ -21,8 +22,8 @@ class PostgresClocksView(tracking.PostgresTracked):
     names a table set built beside the live one (a rebuild's)."""
 
     name = "clocks"
-    schema_version = 1
-    recreate_below = 0
+    schema_version = SCHEMA_VERSION
+    recreate_below = SCHEMA_VERSION
 
     def __init__(self, datastore: PostgresDatastore, suffix: str = "") -> None:
         self.datastore = datastore

@@ -305,13 +305,12 @@ def test_the_clocks_survive_snapshots_and_the_read_model_follows_them(
     assert services.clocks.all_rows() == []
 
 
-def test_games_waiting_on_an_undo_answer_do_not_hold_up_the_scheduler(
+def test_a_game_waiting_on_an_undo_answer_is_flagged_and_the_flag_ends_the_request(
     now: FakeTime, services: Services, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A game whose undo request waits cannot be flagged until the answer (docs/api.md,
-    "Clocks"): it must not keep a due row that the scheduler reads (and fails on) every run,
-    ahead of games it could flag — with a batch of one, the other game is flagged at once; the
-    waiting game is flagged after the refusal."""
+    """The clocks run on while an undo request waits (docs/api.md, "Clocks"), so the game keeps
+    its due row and the scheduler flags it in its turn, earliest first; the flag ends the
+    request (a later answer has nothing to answer) and the record verifies."""
     app = services.app
     waiting = timed(app, undo="consent")
     mover = move(waiting)
@@ -323,10 +322,12 @@ def test_games_waiting_on_an_undo_answer_do_not_hold_up_the_scheduler(
     monkeypatch.setattr(clock_schedule, "BATCH", 1)
     schedule = clock_schedule.ClockSchedule(app, services.clocks, 1, clock=lambda: now.at)
     assert schedule.run_once() == 1
-    assert logged(app, running.game_id, "SeatFlagged")
-    assert not logged(app, waiting.game_id, "SeatFlagged")
-    app.answer_undo(waiting.game_id, waiting.tokens[1 - mover], accept=False)
-    services.catch_up()
-    assert schedule.run_once() == 1  # the flag comes with the answer
     assert [f["data"]["seat"] for f in logged(app, waiting.game_id, "SeatFlagged")] == [1 - mover]
+    assert app.view(waiting.game_id)["undo_request"] is None
+    with pytest.raises(GameError) as answer:
+        app.answer_undo(waiting.game_id, waiting.tokens[1 - mover], accept=True)
+    assert answer.value.code == "no-undo-request"
+    services.catch_up()
+    assert schedule.run_once() == 1
+    assert logged(app, running.game_id, "SeatFlagged")
     verified(app, waiting.game_id)

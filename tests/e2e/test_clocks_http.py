@@ -143,3 +143,35 @@ def test_a_correspondence_game_shows_its_allowance(client: FlaskClient) -> None:
     view = client.get(f"/api/v1/games/{created['id']}").json
     assert view["clock"]["control"] == clock
     assert [s["remaining_ms"] for s in view["clock"]["seats"]] == [2 * 86_400_000] * 3
+
+
+def test_an_undo_or_a_resignation_after_the_time_ran_out_flags_first(client: FlaskClient) -> None:
+    """No command is decided while a flag is due (docs/api.md, "Clocks"): another seat's undo
+    request, then its resignation, each records the flag of the seat whose time ran out
+    (a claim by the sender) and is answered 409 ``out-of-time``."""
+    game_id, tokens = clocked(client, players=3)
+    game = f"/api/v1/games/{game_id}"
+    late = client.get(game).json["clock"]["flag_seat"]
+    sender = (late + 1) % 3
+    version = client.get(game).json["version"]
+    time.sleep(BASE + 0.05)
+    body = {"turns": 1, "expected_version": version}
+    undo = client.post(f"{game}/undo-requests", json=body, headers=bearer(tokens[sender]))
+    assert undo.status_code == 409 and undo.json["code"] == "out-of-time", undo.json
+    view = client.get(game).json
+    assert view["lobby"]["flagged"] == [late] and view["status"] != "finished"
+    assert not client.get(f"{game}/events?type=UndoRequested").json["items"]
+    nxt = view["clock"]["flag_seat"]  # the bot moved for the flagged seat: the next one runs
+    resigning = next(seat for seat in range(3) if seat not in (late, nxt))
+    wait = datetime.fromisoformat(view["clock"]["flag_at"]) - datetime.now(UTC)
+    time.sleep(max(0.0, wait.total_seconds()) + 0.05)
+    body = {"expected_version": view["version"]}
+    resign = client.post(f"{game}/resign", json=body, headers=bearer(tokens[resigning]))
+    assert resign.status_code == 409 and resign.json["code"] == "out-of-time", resign.json
+    flags = client.get(f"{game}/events?type=SeatFlagged").json["items"]
+    assert [f["data"] for f in flags] == [
+        {"seat": late, "by": "claim", "claimant": sender},
+        {"seat": nxt, "by": "claim", "claimant": resigning},
+    ]
+    assert client.get(game).json["outcome"]["winners"] == [resigning]
+    assert verify_record(client.get(f"{game}/record").json).ok

@@ -161,7 +161,6 @@ def test_a_flag_is_refused_unless_the_time_has_run_out() -> None:
         (clock, 0, at(20), {**game, "started": False}, "game-not-started"),
         (clock, 0, at(20), {**game, "finished": True}, "game-over"),
         (clock, 0, at(20), {**game, "gone": [0]}, "seat-out-of-play"),
-        (clock, 0, at(20), {**game, "undo_pending": True}, "undo-pending"),
     ]
     for state, seat, now, facts, code in refusals:
         with pytest.raises(GameError) as refused:
