@@ -8,7 +8,10 @@ after checking on a small log that the bulk rows equal the append path's), to 1,
 and ``--entries`` entries in turn; at each size, through the service's code:
 
 - a checkpoint: ``sign_checkpoint`` alone, and signed and appended with its new signed tree head
-  (``application.tlog.append`` in one store transaction, committed);
+  (``application.tlog.append`` in one store transaction, committed); the same per checkpoint
+  in appends of 32 (the checkpointer logs every game that ended in a batch of events, and the
+  schedule every pending game, in one append); and, for scale, a one-row write committed in
+  the same store (the schedule's time: ``mark_scheduled``), the floor of any durable append;
 - an inclusion proof of a random entry in the latest tree (``application.transparency.
   inclusion``, the API's) and its verification (``verify_inclusion``, from the hex);
 - a tree head's signature checked (Ed25519);
@@ -69,6 +72,8 @@ from infrastructure.container import build_services
 OPS = {
     "sign": "checkpoint: sign (Ed25519)",
     "checkpoint": "checkpoint: sign + append + signed head, committed",
+    "batched": "checkpoint in an append of 32, per checkpoint",
+    "commit": "for scale: a one-row write committed",
     "inclusion": "inclusion proof: make (API)",
     "verify_inclusion": "inclusion proof: verify",
     "verify_head": "tree head signature: verify",
@@ -77,6 +82,8 @@ OPS = {
     "transparency": "record's transparency field: make",
     "check_record": "record's transparency field: check (pinned key)",
 }
+BATCH = 32
+"""Checkpoints in one append of the batched measurement."""
 _T = TypeVar("_T")
 
 
@@ -156,8 +163,19 @@ def measure(
         with store.transaction() as tx:
             append(tx, keyring, [signed])
 
+    def batch(_: int) -> None:
+        signed = [fresh(0) for _ in range(BATCH)]
+        with store.transaction() as tx:
+            append(tx, keyring, signed)
+
+    def commit(_: int) -> None:
+        with store.transaction() as tx:
+            tx.mark_scheduled(time.time())
+
     ops = {"sign": times(fresh, range(args.appends))}
     ops["checkpoint"] = times(checkpoint, range(args.appends))
+    ops["batched"] = [t / BATCH for t in times(batch, range(max(10, args.appends // 10)))]
+    ops["commit"] = times(commit, range(args.appends))
     head = store.latest_head()
     assert head is not None
     size = head["size"]
@@ -290,7 +308,7 @@ def check_fill(kind: str, workdir: Path, pg_db: str, keyring: Keyring) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--entries", type=int, default=10_000_000)
+    parser.add_argument("--entries", type=int, help="default 10,000,000 (--quick: 100,000)")
     parser.add_argument("--store", choices=("both", "sqlite", "postgres"), default="both")
     parser.add_argument("--samples", type=int, default=2_000)
     parser.add_argument("--appends", type=int, default=300)
@@ -303,7 +321,8 @@ def main() -> None:
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     if args.quick:
-        args.entries, args.samples, args.appends = 100_000, 300, 50
+        args.samples, args.appends = 300, 50
+    args.entries = args.entries or (100_000 if args.quick else 10_000_000)
     exit_on_sigterm()
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="tbench-"))
     workdir.mkdir(parents=True, exist_ok=True)
