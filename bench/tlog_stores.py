@@ -2,7 +2,10 @@
 (``Storage.tlog_store()`` after ``infrastructure.schema.upgrade``, so the tables are exactly
 the service's), on an SQLite file of a work directory or a PostgreSQL database of the bench's
 own, with a bulk writer (bench/tlog_fill.py), their rows, their stored head sizes and their
-size on disk (docs/performance.md, "The transparency log at 10 million checkpoints")."""
+size on disk, and what settles a store after a bulk fill (PostgreSQL: ``VACUUM (ANALYZE)`` of
+the log's tables, which autovacuum does over time in a live log: a table just filled by
+``COPY`` has no statistics and every first read of a page writes its hint bits).
+docs/performance.md, "The transparency log at 10 million checkpoints"."""
 
 from __future__ import annotations
 
@@ -38,6 +41,7 @@ class BenchStore:
     query: Callable[[str], list[tuple[Any, ...]]]
     disk: Callable[[], dict[str, int]]
     drop: Callable[[], None]
+    settle: Callable[[], None] = lambda: None
 
     def side(self) -> Side:
         """The store for ``tlog_fill.check``."""
@@ -118,5 +122,10 @@ def postgres_store(dbname: str) -> BenchStore:
                 sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(dbname))
             )
 
+    def settle() -> None:
+        with psycopg.connect(**info, autocommit=True) as conn:
+            for table in TABLES:
+                conn.execute(sql.SQL("VACUUM (ANALYZE) {}").format(sql.Identifier(table)))
+
     return BenchStore("postgres", storage, storage.tlog_store(),
-                      lambda: PostgresWriter(info), query, disk, drop)  # fmt: skip
+                      lambda: PostgresWriter(info), query, disk, drop, settle)  # fmt: skip

@@ -279,6 +279,11 @@ def run_store(
                                             report=report)  # fmt: skip
         finally:
             writer.close()
+        started = time.perf_counter()
+        bench.settle()
+        results["settle_seconds"] = results.get("settle_seconds", 0.0) + (
+            time.perf_counter() - started
+        )
         log_the_game(bench, keyring, record)
         result = measure(bench, keyring, record, body, args)
         result["disk"] = bench.disk()
