@@ -91,12 +91,19 @@ def sqlite_store(path: Path) -> BenchStore:
                       lambda: SQLiteWriter(str(tlog)), query, disk, drop)  # fmt: skip
 
 
-def postgres_store(dbname: str) -> BenchStore:
-    """The log of a PostgreSQL store in database ``dbname`` (created if missing)."""
+def postgres_store(dbname: str, *, continued: bool = True) -> BenchStore:
+    """The log of a PostgreSQL store in database ``dbname``, created if missing; one that
+    exists is used only to continue a run (``continued``), never overwritten nor dropped by a
+    new one."""
     with connect() as conn:
         exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (dbname,))
         if exists.fetchone() is None:
             conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(dbname)))
+        elif not continued:
+            raise SystemExit(
+                f"the database {dbname} exists (a run kept with --keep?): pass that run's "
+                "--workdir to continue it, another --pg-db, or drop it"
+            )
     pg = server_settings(dbname)
     storage = Storage(Settings(store="postgres", postgres=pg, embedded_projections=False))
     upgrade(storage)

@@ -48,13 +48,19 @@ from pathlib import Path
 from typing import Any, TypeVar
 from uuid import UUID
 
-from pgdb import exit_on_sigterm
+from pgdb import connect, exit_on_sigterm
+from psycopg import sql
 from tlog_fill import CHUNK, check, fill
 from tlog_stores import BenchStore, postgres_store, sqlite_store
 
 from application.audit_keys import KeyPolicy
 from application.audit_transparency import check_transparency
-from application.checkpoints import SignedCheckpoint, sign_checkpoint, tree_head_signed_by
+from application.checkpoints import (
+    SignedCheckpoint,
+    TreeHead,
+    sign_checkpoint,
+    tree_head_signed_by,
+)
 from application.records import export_record
 from application.service import serialised
 from application.signing import Keyring
@@ -146,13 +152,88 @@ def must(ok: bool, what: str) -> None:
 def measure(
     bench: BenchStore, keyring: Keyring, record: dict[str, Any], body: bytes, args: Any
 ) -> dict[str, Any]:
-    """Every operation of the module docstring at the store's present size."""
-    store, signer = bench.store, BenchSigner(keyring)
-    before = store.latest_head()
-    assert before is not None
-    rng = random.Random(f"{args.seed}:measure:{before['size']}")  # new games at every size
-    n = args.samples
-    sha = times(lambda _: hashlib.sha256(body).digest(), range(n))
+    """Every operation of the module docstring at the store's present size: the reads first
+    (at exactly that size), then the appends."""
+    head = bench.store.latest_head()
+    assert head is not None
+    rng = random.Random(f"{args.seed}:measure:{head['size']}")  # new picks at every size
+    sha = times(lambda _: hashlib.sha256(body).digest(), range(args.samples))
+    ops, proofs = reads(bench, keyring, record, body, head=head, rng=rng, n=args.samples)
+    ops |= writes(bench, keyring, rng, args.appends)
+    sha += times(lambda _: hashlib.sha256(body).digest(), range(args.samples))
+    return {
+        "size": head["size"],
+        "baseline": figure(sha),
+        "ops": {name: figure(samples) for name, samples in ops.items()},
+        "proof_hashes": proofs,
+    }
+
+
+def reads(
+    bench: BenchStore,
+    keyring: Keyring,
+    record: dict[str, Any],
+    body: bytes,
+    *,
+    head: TreeHead,
+    rng: random.Random,
+    n: int,
+) -> tuple[dict[str, list[float]], int]:
+    """Proofs made and verified, and a record's ``transparency``, in the tree of ``head``; the
+    seconds of each, and the hashes in an inclusion proof."""
+    store, signer, size = bench.store, BenchSigner(keyring), head["size"]
+    proofs: list[dict[str, Any]] = []
+    ops = {
+        "inclusion": times(
+            lambda i: proofs.append(inclusion(store, signer, i, size)),
+            [rng.randrange(size) for _ in range(n)],
+        )
+    }
+
+    def check_inclusion(p: dict[str, Any]) -> None:
+        leaf, root = bytes.fromhex(p["leaf_hash"]), bytes.fromhex(p["tree_head"]["root_hash"])
+        path = [bytes.fromhex(h) for h in p["proof"]]
+        ok = verify_inclusion(leaf, p["leaf_index"], p["tree_size"], path, root)
+        must(ok, "an inclusion proof")
+
+    ops["verify_inclusion"] = times(check_inclusion, proofs)
+    ops["verify_head"] = times(
+        lambda p: must(tree_head_signed_by(p["tree_head"], keyring.current), "a tree head"),
+        proofs,
+    )
+    sizes = [s for s in bench.head_sizes() if 0 < s <= size]
+    pairs = [tuple(sorted(rng.sample(sizes, 2))) for _ in range(n)]
+    made: list[dict[str, Any]] = []
+    ops["consistency"] = times(lambda p: made.append(consistency(store, signer, *p)), pairs)
+
+    def check_consistency(c: dict[str, Any]) -> None:
+        old = bytes.fromhex(c["first_head"]["root_hash"])
+        new = bytes.fromhex(c["second_head"]["root_hash"])
+        path = [bytes.fromhex(h) for h in c["proof"]]
+        must(verify_consistency(c["first"], c["second"], old, new, path), "a consistency proof")
+
+    ops["verify_consistency"] = times(check_consistency, made)
+    logged = [store.entries(rng.randrange(size), 1)[0]["checkpoint"] for _ in range(n)]
+
+    def field(c: Any) -> None:
+        found, _ = transparency_of(store, signer, c["game"], c["version"], size)
+        with_transparency(body, found)
+
+    ops["transparency"] = times(field, logged)
+    game, version = record["game"]["id"], len(record["events"])
+    found, _ = transparency_of(store, signer, game, version, size)
+    must(found is not None, "the Azul game's checkpoint")
+    carried = json.loads(with_transparency(body, found))
+    policy = KeyPolicy.of([keyring.current])
+    ops["check_record"] = times(lambda r: check_transparency(r, policy), [carried] * n)
+    return ops, len(proofs[0]["proof"])
+
+
+def writes(
+    bench: BenchStore, keyring: Keyring, rng: random.Random, n: int
+) -> dict[str, list[float]]:
+    """Checkpoints of new games signed, and appended alone or 32 at a time; one-row writes."""
+    store = bench.store
 
     def fresh(_: int) -> SignedCheckpoint:
         game = str(uuid.UUID(int=rng.getrandbits(128), version=4))
@@ -173,61 +254,11 @@ def measure(
         with store.transaction() as tx:
             tx.mark_scheduled(time.time())
 
-    ops = {"sign": times(fresh, range(args.appends))}
-    ops["checkpoint"] = times(checkpoint, range(args.appends))
-    ops["batched"] = [t / BATCH for t in times(batch, range(max(10, args.appends // 10)))]
-    ops["commit"] = times(commit, range(args.appends))
-    head = store.latest_head()
-    assert head is not None
-    size = head["size"]
-    proofs: list[dict[str, Any]] = []
-    ops["inclusion"] = times(
-        lambda i: proofs.append(inclusion(store, signer, i, size)),
-        [rng.randrange(size) for _ in range(n)],
-    )
-
-    def check_inclusion(p: dict[str, Any]) -> None:
-        leaf, root = bytes.fromhex(p["leaf_hash"]), bytes.fromhex(p["tree_head"]["root_hash"])
-        path = [bytes.fromhex(h) for h in p["proof"]]
-        ok = verify_inclusion(leaf, p["leaf_index"], p["tree_size"], path, root)
-        must(ok, "an inclusion proof")
-
-    ops["verify_inclusion"] = times(check_inclusion, proofs)
-    ops["verify_head"] = times(
-        lambda p: must(tree_head_signed_by(p["tree_head"], keyring.current), "a tree head"),
-        proofs,
-    )
-    sizes = [s for s in bench.head_sizes() if s > 0]
-    pairs = [tuple(sorted(rng.sample(sizes, 2))) for _ in range(n)]
-    made: list[dict[str, Any]] = []
-    ops["consistency"] = times(lambda p: made.append(consistency(store, signer, *p)), pairs)
-
-    def check_consistency(c: dict[str, Any]) -> None:
-        old = bytes.fromhex(c["first_head"]["root_hash"])
-        new = bytes.fromhex(c["second_head"]["root_hash"])
-        path = [bytes.fromhex(h) for h in c["proof"]]
-        must(verify_consistency(c["first"], c["second"], old, new, path), "a consistency proof")
-
-    ops["verify_consistency"] = times(check_consistency, made)
-    logged = [store.entries(rng.randrange(size), 1)[0]["checkpoint"] for _ in range(n)]
-
-    def field(c: Any) -> None:
-        found, _ = transparency_of(store, signer, c["game"], c["version"])
-        with_transparency(body, found)
-
-    ops["transparency"] = times(field, logged)
-    game, version = record["game"]["id"], len(record["events"])
-    found, _ = transparency_of(store, signer, game, version)
-    must(found is not None, "the Azul game's checkpoint")
-    carried = json.loads(with_transparency(body, found))
-    policy = KeyPolicy.of([keyring.current])
-    ops["check_record"] = times(lambda r: check_transparency(r, policy), [carried] * n)
-    sha += times(lambda _: hashlib.sha256(body).digest(), range(n))
     return {
-        "size": size,
-        "baseline": figure(sha),
-        "ops": {name: figure(samples) for name, samples in ops.items()},
-        "proof_hashes": len(proofs[0]["proof"]),
+        "sign": times(fresh, range(n)),
+        "checkpoint": times(checkpoint, range(n)),
+        "batched": [t / BATCH for t in times(batch, range(max(10, n // 10)))],
+        "commit": times(commit, range(n)),
     }
 
 
@@ -275,16 +306,18 @@ def run_store(
                 print(f"{bench.kind}: already past {stage:,} entries, not measured there")
                 continue
             print(f"{bench.kind}: filling to {stage:,} entries", flush=True)
-            results["fill_seconds"] += fill(bench.store, writer, keyring, stage, args.seed,
+            logged = bool(bench.store.entries_of(record["game"]["id"]))
+            target = stage if logged else stage - 1  # the game's end: the last entry
+            results["fill_seconds"] += fill(bench.store, writer, keyring, target, args.seed,
                                             report=report)  # fmt: skip
         finally:
             writer.close()
+        log_the_game(bench, keyring, record)
         started = time.perf_counter()
         bench.settle()
         results["settle_seconds"] = results.get("settle_seconds", 0.0) + (
             time.perf_counter() - started
         )
-        log_the_game(bench, keyring, record)
         result = measure(bench, keyring, record, body, args)
         result["disk"] = bench.disk()
         results["stages"].append(result)
@@ -296,11 +329,18 @@ def run_store(
 
 def check_fill(kind: str, workdir: Path, pg_db: str, keyring: Keyring) -> None:
     """tlog_fill.check on two small stores of the kind, deleted afterwards."""
+    names = [f"{pg_db}_check_bulk", f"{pg_db}_check_real"]
     if kind == "sqlite":
+        for path in workdir.glob("check-*"):  # a check stopped before it cleaned up
+            path.unlink()
         bulk = sqlite_store(workdir / "check-bulk.db")
         real = sqlite_store(workdir / "check-real.db")
     else:
-        bulk, real = postgres_store(f"{pg_db}_check_bulk"), postgres_store(f"{pg_db}_check_real")
+        with connect() as conn:
+            for name in names:
+                conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
+                    sql.Identifier(name)))  # fmt: skip
+        bulk, real = postgres_store(names[0]), postgres_store(names[1])
     try:
         problems = check(bulk.side(), real.side(), keyring)
     finally:
@@ -332,6 +372,7 @@ def main() -> None:
     exit_on_sigterm()
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="tbench-"))
     workdir.mkdir(parents=True, exist_ok=True)
+    continued = (workdir / "keyring.json").exists()
     keyring = bench_keyring(workdir)
     record, body = azul_record()
     print(f"baseline: SHA-256 of a finished 4-player Azul record, {len(body):,} bytes "
@@ -342,9 +383,10 @@ def main() -> None:
         for kind in kinds:
             if not args.no_check:
                 check_fill(kind, workdir, args.pg_db, keyring)
-            bench = sqlite_store(workdir / "bench.db") if kind == "sqlite" else postgres_store(
-                args.pg_db
-            )  # fmt: skip
+            if kind == "sqlite":
+                bench = sqlite_store(workdir / "bench.db")
+            else:
+                bench = postgres_store(args.pg_db, continued=continued)
             try:
                 results.append(run_store(bench, keyring, record, body, args))
             finally:
