@@ -53,8 +53,8 @@ bench-service: setup
 	$(BIN)/python bench/scale.py
 	$(BIN)/python bench/streams.py
 
-## The transparency log at 10 million checkpoints, on SQLite and PostgreSQL (about an hour and
-## 20 GB of disk while it runs; QUICK=1: 100,000 entries in a minute; docs/performance.md)
+## The transparency log at 10 million checkpoints, on SQLite and PostgreSQL (about 35 minutes and
+## 9 GB of disk while it runs; QUICK=1: 100,000 entries in a minute; docs/performance.md)
 bench-transparency: setup
 	$(BIN)/python bench/transparency.py $(if $(QUICK),--quick)
 

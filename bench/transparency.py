@@ -20,7 +20,10 @@ and ``--entries`` entries in turn; at each size, through the service's code:
   ``with_transparency`` on the record; and the whole field checked as ``gameledger verify``
   does with a pinned key (``check_transparency``).
 
-Medians and 99th percentiles, each also as a ratio to the median SHA-256 of the record.
+The reads are measured first, at exactly that size; then the writes, interleaved so that each
+meets the same moments of the shared disk. Medians and 99th percentiles, each also as a ratio
+to the median SHA-256 of the record (measured before and after each size's operations).
+PostgreSQL's tables get ``VACUUM (ANALYZE)`` after each fill, as autovacuum would have.
 
     .venv/bin/python bench/transparency.py [--entries 10000000] [--store both|sqlite|postgres]
         [--samples 2000] [--appends 300] [--workdir DIR] [--keep] [--quick] [--json FILE]
