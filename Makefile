@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed-stamp
 
-.PHONY: setup serve test lint unit bench bench-service bench-compare clean
+.PHONY: setup serve test lint unit bench bench-service bench-transparency bench-compare clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +53,11 @@ bench-service: setup
 	$(BIN)/python bench/idempotency_ratelimit.py
 	$(BIN)/python bench/scale.py
 	$(BIN)/python bench/streams.py
+
+## The transparency log at 10 million checkpoints, on SQLite and PostgreSQL (about 35 minutes and
+## 9 GB of disk while it runs; QUICK=1: 100,000 entries in a minute; docs/performance.md)
+bench-transparency: setup
+	$(BIN)/python bench/transparency.py $(if $(QUICK),--quick)
 
 ## The engines of a base revision (BASE=rev) and the working tree in one run
 bench-compare: setup

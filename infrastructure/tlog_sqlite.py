@@ -134,14 +134,37 @@ class SQLiteLogStore:
             return _subtree_hashes(c, keys)
 
 
+def subtree_query(keys: Sequence[Key]) -> tuple[str, list[int]]:
+    """The query reading these perfect subtrees' hashes, and its parameters.
+
+    A ``CROSS JOIN`` from the keys, never ``(level, idx) IN (VALUES ...)``: for a ``VALUES``
+    list of more than one row SQLite's planner scans the whole table (3.40), so a proof of a
+    log of 10 million entries would read all 20 million hashes; ``CROSS JOIN`` keeps the keys
+    as the outer loop, each a primary-key search (docs/performance.md, "The transparency log
+    at 10 million checkpoints")."""
+    marks = ", ".join("(?, ?)" for _ in keys)
+    return (
+        f"WITH k(level, idx) AS (VALUES {marks}) SELECT n.level, n.idx, n.hash "
+        f"FROM k CROSS JOIN {NODES} AS n ON n.level = k.level AND n.idx = k.idx",
+        [number for key in keys for number in key],
+    )
+
+
+def logged_query(checkpoints: Sequence[tuple[str, int]]) -> tuple[str, list[Any]]:
+    """The query finding which of these ``(game, version)`` are logged, and its parameters:
+    a search of the game index per pair (a ``CROSS JOIN``, as :func:`subtree_query`)."""
+    marks = ", ".join("(?, ?)" for _ in checkpoints)
+    return (
+        f"WITH k(game_id, version) AS (VALUES {marks}) SELECT e.game_id, e.version "
+        f"FROM k CROSS JOIN {ENTRIES} AS e ON e.game_id = k.game_id AND e.version = k.version",
+        [value for pair in checkpoints for value in pair],
+    )
+
+
 def _subtree_hashes(cursor: Any, keys: Sequence[Key]) -> dict[Key, bytes]:
     if not keys:
         return {}
-    marks = ", ".join("(?, ?)" for _ in keys)
-    cursor.execute(
-        f"SELECT level, idx, hash FROM {NODES} WHERE (level, idx) IN (VALUES {marks})",
-        [number for key in keys for number in key],
-    )
+    cursor.execute(*subtree_query(keys))
     return {(int(row[0]), int(row[1])): bytes(row[2]) for row in cursor.fetchall()}
 
 
@@ -169,13 +192,7 @@ class SQLiteLogTransaction:
         """Which of these ``(game, version)`` are logged already."""
         found: set[tuple[str, int]] = set()
         for start in range(0, len(checkpoints), 400):  # SQLite's bound parameters
-            part = checkpoints[start : start + 400]
-            marks = ", ".join("(?, ?)" for _ in part)
-            self.cursor.execute(
-                f"SELECT game_id, version FROM {ENTRIES} WHERE (game_id, version) IN "
-                f"(VALUES {marks})",
-                [value for pair in part for value in pair],
-            )
+            self.cursor.execute(*logged_query(checkpoints[start : start + 400]))
             found |= {(str(r[0]), int(r[1])) for r in self.cursor.fetchall()}
         return found
 
