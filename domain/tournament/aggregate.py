@@ -1,0 +1,341 @@
+"""The tournament aggregate (issue 15, part 1; docs/tournaments.md, "The tournament
+aggregate"): one event-sourced aggregate per tournament, built with the same care as a game
+(domain/game.py): typed events, each a link of the tournament's hash chain
+(:mod:`domain.tournament.chain`), every decision taken by a pure function before anything is
+recorded (:mod:`domain.tournament.registration`, :mod:`domain.tournament.format`), an
+invariant check (:mod:`domain.tournament.invariants`).
+
+The events it stores (each ``class_version`` 1, every field JSON-safe):
+
+* ``Created`` — the game kind, its options and ledger settings (those of every game of the
+  tournament: ``tournament`` is always true), the format, the tournament's name, the
+  SHA-256 commitment to the tournament seed; the seed and the organiser token's digest are
+  secret fields;
+* ``EntrantRegistered`` — an entrant's id and name (its token's digest is secret);
+* ``EntrantWithdrew``, ``EntrantRemoved`` (by the organiser, with a reason);
+* ``CheckInOpened``, ``EntrantCheckedIn``;
+* ``TournamentStarted`` — the pairing numbers drawn (``draw_numbers`` from the tournament's
+  ``RandomStream``), the entrants left out as absent, and the stream's position after the
+  draw, where the first round's pairing goes on;
+* ``EntrantEnteredLate`` — a late entrant (a Swiss that allows it) with the next free number.
+
+Commands take entrant ids: who may send them (the organiser's token, an entrant's own) is the
+application's to check, with :meth:`Tournament.is_organiser` and :meth:`Tournament.entrant_of`.
+"""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any, cast
+from uuid import UUID, uuid4
+
+from eventsourcing.domain import Aggregate, event
+
+from domain import aggregate_adapter, undo
+from domain.jsonvalue import copy_json
+from domain.randomness import RandomStream
+from domain.registry import rules_for
+from domain.text import plain_text
+from domain.tournament import chain, registration
+from domain.tournament.format import normalise_format
+from domain.tournament.pairing import draw_numbers
+
+
+class Tournament(Aggregate):
+    """One tournament, rebuilt from its events."""
+
+    class_version = 1
+
+    class Event(Aggregate.Event):
+        """Base of every event of a tournament: each is a link of its hash chain."""
+
+        class_version = 1
+        prev_hash: str
+        hash: str
+
+        def public_data(self) -> dict[str, Any]:
+            """The data the log shows and the chain hashes."""
+            return chain.public_fields(type(self).__name__, dict(vars(self)))
+
+        def apply(self, aggregate: Any) -> None:
+            """The chain's head moves on to this event (subclasses evolve first)."""
+            cast(Tournament, aggregate).chain_head = self.hash
+
+    class Created(Event, Aggregate.Created):
+        """The tournament was created by its organiser."""
+
+        game: str
+        options: dict[str, Any]
+        settings: dict[str, Any]
+        format: dict[str, Any]
+        name: str
+        seed: str
+        seed_sha256: str
+        organiser_sha256: str
+
+    class EntrantRegistered(Event):
+        """An entrant registered (before the start)."""
+
+        entrant: str
+        name: str
+        token_sha256: str
+
+        def apply(self, aggregate: Any) -> None:
+            """The entrant is in, registered."""
+            tournament = cast(Tournament, aggregate)
+            tournament.entrants[self.entrant] = _entrant(self.name, self.token_sha256)
+            super().apply(tournament)
+
+    class EntrantEnteredLate(Event):
+        """An entrant registered after the start, with the next free pairing number."""
+
+        entrant: str
+        name: str
+        token_sha256: str
+        number: int
+
+        def apply(self, aggregate: Any) -> None:
+            """The entrant is in, checked in, numbered."""
+            tournament = cast(Tournament, aggregate)
+            tournament.entrants[self.entrant] = {
+                **_entrant(self.name, self.token_sha256, "checked-in"),
+                "number": self.number,
+                "late": True,
+            }
+            super().apply(tournament)
+
+    class EntrantWithdrew(Event):
+        """An entrant withdrew."""
+
+        entrant: str
+
+        def apply(self, aggregate: Any) -> None:
+            """The entrant has left (a number drawn stays: pairing seats it no more)."""
+            tournament = cast(Tournament, aggregate)
+            tournament.entrants[self.entrant]["status"] = "withdrawn"
+            super().apply(tournament)
+
+    class EntrantRemoved(Event):
+        """The organiser removed an entrant, for a reason."""
+
+        entrant: str
+        reason: str
+
+        def apply(self, aggregate: Any) -> None:
+            """The entrant has left, with the reason."""
+            tournament = cast(Tournament, aggregate)
+            tournament.entrants[self.entrant]["status"] = "removed"
+            tournament.entrants[self.entrant]["reason"] = self.reason
+            super().apply(tournament)
+
+    class CheckInOpened(Event):
+        """The organiser opened check-in."""
+
+        def apply(self, aggregate: Any) -> None:
+            """The tournament is checking in."""
+            tournament = cast(Tournament, aggregate)
+            tournament.phase = "check-in"
+            super().apply(tournament)
+
+    class EntrantCheckedIn(Event):
+        """An entrant checked in."""
+
+        entrant: str
+
+        def apply(self, aggregate: Any) -> None:
+            """The entrant will be seated when the tournament starts."""
+            tournament = cast(Tournament, aggregate)
+            tournament.entrants[self.entrant]["status"] = "checked-in"
+            super().apply(tournament)
+
+    class TournamentStarted(Event):
+        """The organiser started the tournament: ``numbers`` are the pairing numbers drawn,
+        ``absent`` the entrants who had not checked in, ``random_position`` the stream's
+        position after the draw."""
+
+        numbers: dict[str, int]
+        absent: list[str]
+        random_position: int
+
+        def apply(self, aggregate: Any) -> None:
+            """The tournament runs; its entrants have their numbers."""
+            tournament = cast(Tournament, aggregate)
+            for key, number in self.numbers.items():
+                tournament.entrants[key]["number"] = number
+            for key in self.absent:
+                tournament.entrants[key]["status"] = "absent"
+            tournament.phase = "running"
+            tournament.random_position = self.random_position
+            super().apply(tournament)
+
+    @classmethod
+    def create(
+        cls,
+        *,
+        game: str,
+        options: dict[str, Any],
+        settings: dict[str, Any] | None,
+        format: dict[str, Any],
+        name: str,
+        seed: str,
+        seed_sha256: str,
+        organiser_sha256: str,
+        tournament_id: UUID | None = None,
+    ) -> Tournament:
+        """A new tournament (with ``tournament_id``, else a random id). The game's options
+        are normalised by its rules, the ledger settings by :func:`domain.undo.
+        normalise_settings` with ``tournament`` forced true, the format by
+        :func:`domain.tournament.format.normalise_format`; the name is plain text."""
+        rules = rules_for(game)
+        fixed_options = rules.normalise_options(options)
+        fields: dict[str, Any] = {
+            "game": game,
+            "options": fixed_options,
+            "settings": undo.normalise_settings({**(settings or {}), "tournament": True}),
+            "format": normalise_format(format, rules, fixed_options),
+            "name": plain_text("name", name),
+            "seed": seed,
+            "seed_sha256": seed_sha256,
+            "organiser_sha256": organiser_sha256,
+        }
+        tournament_id = tournament_id or uuid4()
+        timestamp = cls.Created.create_timestamp()
+        public = chain.public_fields("Created", fields)
+        digest = chain.event_link(chain.GENESIS, ("Created", tournament_id, 1, timestamp), public)
+        return aggregate_adapter.create(
+            cls,
+            cls.Created,
+            id=tournament_id,
+            timestamp=timestamp,
+            prev_hash=chain.GENESIS,
+            hash=digest,
+            **copy_json(fields),
+        )
+
+    @event(Created)
+    def __init__(
+        self,
+        *,
+        game: str,
+        options: dict[str, Any],
+        settings: dict[str, Any],
+        format: dict[str, Any],
+        name: str,
+        seed: str,
+        seed_sha256: str,
+        organiser_sha256: str,
+    ) -> None:
+        self.game = game
+        self.options = copy_json(options)
+        self.settings = copy_json(settings)
+        self.format = copy_json(format)
+        self.name = name
+        self.seed = seed
+        self.seed_sha256 = seed_sha256
+        self.organiser_sha256 = organiser_sha256
+        self.phase = "registration"
+        self.entrants: dict[str, dict[str, Any]] = {}
+        """Each entrant by id, in registration order: name, token digest, status, pairing
+        number (None before the start), late, the organiser's reason for a removal."""
+        self.random_position = 0
+        self.chain_head = chain.GENESIS
+
+    def _trigger(self, event_class: type[Tournament.Event], **fields: Any) -> None:
+        """Trigger an event as the next link of the chain (domain/tournament/chain.py)."""
+        version = self.version + 1
+        timestamp = event_class.create_timestamp()
+        name = event_class.__name__
+        data = chain.public_fields(name, fields)
+        digest = chain.event_link(self.chain_head, (name, self.id, version, timestamp), data)
+        self.trigger_event(
+            event_class, timestamp=timestamp, prev_hash=self.chain_head, hash=digest, **fields
+        )
+
+    # Who is asking
+
+    def is_organiser(self, token_sha256: str) -> bool:
+        """Whether ``token_sha256`` is the organiser token's digest (in constant time)."""
+        return hmac.compare_digest(token_sha256, self.organiser_sha256)
+
+    def entrant_of(self, token_sha256: str) -> str | None:
+        """The id of the entrant whose token has this digest, if any."""
+        for key, entrant in self.entrants.items():
+            if hmac.compare_digest(entrant["token_sha256"], token_sha256):
+                return key
+        return None
+
+    # The commands
+
+    def register(self, name: str, token_sha256: str, entrant_id: str | None = None) -> str:
+        """Register an entrant (``entrant_id``, else a new UUID) and return its id; after
+        the start, a late entry with the next free pairing number
+        (:func:`domain.tournament.registration.check_register`)."""
+        name = plain_text("name", name)
+        key = entrant_id or str(uuid4())
+        late = registration.check_register(self.phase, self.format, self.entrants, key, name)
+        if late:
+            number = 1 + max((e["number"] or 0 for e in self.entrants.values()), default=0)
+            self._trigger(
+                Tournament.EntrantEnteredLate,
+                entrant=key,
+                name=name,
+                token_sha256=token_sha256,
+                number=number,
+            )
+        else:
+            self._trigger(
+                Tournament.EntrantRegistered, entrant=key, name=name, token_sha256=token_sha256
+            )
+        return key
+
+    def withdraw(self, entrant_id: str) -> None:
+        """The entrant withdraws, in any phase, once."""
+        registration.check_staying(self.entrants, entrant_id)
+        self._trigger(Tournament.EntrantWithdrew, entrant=entrant_id)
+
+    def remove(self, entrant_id: str, reason: str) -> None:
+        """The organiser removes an entrant who has not left, for a plain-text reason."""
+        reason = plain_text("reason", reason)
+        registration.check_staying(self.entrants, entrant_id)
+        self._trigger(Tournament.EntrantRemoved, entrant=entrant_id, reason=reason)
+
+    def open_check_in(self) -> None:
+        """The organiser opens check-in (once, during registration)."""
+        registration.check_open_check_in(self.phase)
+        self._trigger(Tournament.CheckInOpened)
+
+    def check_in(self, entrant_id: str) -> None:
+        """The entrant checks in (once, while check-in is open)."""
+        registration.check_check_in(self.phase, self.entrants, entrant_id)
+        self._trigger(Tournament.EntrantCheckedIn, entrant=entrant_id)
+
+    def start(self) -> None:
+        """The organiser starts: the checked-in entrants are drawn their pairing numbers
+        from the tournament's stream (``draw_numbers``, no seed values: every tie by lot);
+        the others who had registered are absent."""
+        ready = registration.check_start(self.phase, self.format, self.entrants)
+        rng = self.random_stream()
+        numbers = draw_numbers(ready, rng)
+        absent = [k for k in registration.staying(self.entrants) if k not in numbers]
+        self._trigger(
+            Tournament.TournamentStarted,
+            numbers=numbers,
+            absent=absent,
+            random_position=rng.position,
+        )
+
+    def random_stream(self) -> RandomStream:
+        """The tournament's stream where it stands (docs/tournaments.md, "Randomness")."""
+        return RandomStream(self.seed, self.random_position)
+
+
+def _entrant(name: str, token_sha256: str, status: str = "registered") -> dict[str, Any]:
+    """A new entrant's record in the aggregate."""
+    return {
+        "name": name,
+        "token_sha256": token_sha256,
+        "status": status,
+        "number": None,
+        "late": False,
+        "reason": "",
+    }

@@ -1,0 +1,50 @@
+"""The hash chain of a tournament's events (docs/tournaments.md, "The tournament aggregate",
+"Hash chain"): the same construction as a game's (domain/chain.py; docs/audit.md, "Hash
+chain"), with the tournament's id under the key ``tournament``::
+
+    hash = SHA-256( prev_hash + "\\n" + canonical({"type", "tournament", "version",
+                                                   "timestamp", "data"}) )
+
+``data`` is the event's public data: every field but the secret ones (:data:`SECRET_FIELDS`:
+the tournament seed, bound by its public ``seed_sha256``; the organiser's and entrants' token
+digests) and the chain's own. No tournament event hides anything else, so nothing is sealed.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from domain.chain import CHAIN_FIELDS, ENVELOPE_FIELDS, canonical_json, link
+
+GENESIS = ""
+"""The ``prev_hash`` of a tournament's first event."""
+
+SECRET_FIELDS: dict[str, frozenset[str]] = {
+    "Created": frozenset({"seed", "organiser_sha256"}),
+    "EntrantRegistered": frozenset({"token_sha256"}),
+    "EntrantEnteredLate": frozenset({"token_sha256"}),
+}
+"""Fields of tournament events that no reader of the event log is shown (nor hashed)."""
+
+
+def public_fields(type_name: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """The public data of a tournament event of ``type_name`` made of ``fields``."""
+    hidden = SECRET_FIELDS.get(type_name, frozenset()) | CHAIN_FIELDS | ENVELOPE_FIELDS
+    return {k: v for k, v in fields.items() if k not in hidden}
+
+
+def event_link(
+    prev_hash: str, envelope: tuple[str, UUID, int, datetime], data: dict[str, Any]
+) -> str:
+    """The hash of a tournament event: ``envelope`` is its type, tournament id, version, time."""
+    name, tournament_id, version, timestamp = envelope
+    content = {
+        "type": name,
+        "tournament": str(tournament_id),
+        "version": version,
+        "timestamp": timestamp.isoformat(),
+        "data": data,
+    }
+    return link(prev_hash, canonical_json(content))
