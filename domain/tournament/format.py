@@ -57,7 +57,9 @@ def _integer(given: Mapping[str, Any], name: str, default: int | None, low: int)
     return value
 
 
-def normalise_format(given: Mapping[str, Any], rules: Rules[Any, Any], options: Any) -> dict[str, Any]:
+def normalise_format(
+    given: Mapping[str, Any], rules: Rules[Any, Any], options: Any
+) -> dict[str, Any]:
     """The format JSON with its defaults filled in (module docstring); raises
     :class:`InvalidTournament` (``invalid-format``) for anything that cannot be played."""
     if not isinstance(given, Mapping):
@@ -67,7 +69,9 @@ def normalise_format(given: Mapping[str, Any], rules: Rules[Any, Any], options: 
         raise InvalidTournament("invalid-format", f"'kind' must be one of {', '.join(KINDS)}.")
     unknown = set(given) - COMMON - FIELDS[kind]
     if unknown:
-        raise InvalidTournament("invalid-format", f"Unknown format fields: {', '.join(sorted(unknown))}.")
+        raise InvalidTournament(
+            "invalid-format", f"Unknown format fields: {', '.join(sorted(unknown))}."
+        )
     size = _integer(given, "table_size", 2, 2)
     assert size is not None
     smallest = _integer(given, "min_table_size", size, 2)
@@ -78,7 +82,9 @@ def normalise_format(given: Mapping[str, Any], rules: Rules[Any, Any], options: 
         )
     late = given.get("late_entry", False)
     if not isinstance(late, bool) or (late and kind != "swiss"):
-        raise InvalidTournament("invalid-format", "'late_entry' is true or false, and only a Swiss takes it.")
+        raise InvalidTournament(
+            "invalid-format", "'late_entry' is true or false, and only a Swiss takes it."
+        )
     fixed: dict[str, Any] = {
         "kind": kind,
         "table_size": size,
@@ -101,7 +107,8 @@ def normalise_format(given: Mapping[str, Any], rules: Rules[Any, Any], options: 
             rules.setup(players, options)
         except GameError as refused:
             raise InvalidTournament(
-                "invalid-format", f"A table of {players} cannot play {rules.name}: {refused.message}"
+                "invalid-format",
+                f"A table of {players} cannot play {rules.name}: {refused.message}",
             ) from None
     return fixed
 

@@ -42,7 +42,9 @@ def check_register(
     (``tournament-full``), a name taken (``name-taken``), an id used (``entrant-exists``)."""
     late = phase == "running"
     if late and not fixed["late_entry"]:
-        raise TournamentPhase("registration-closed", "The tournament has started; it takes no late entry.")
+        raise TournamentPhase(
+            "registration-closed", "The tournament has started; it takes no late entry."
+        )
     if entrant_id in entrants:
         raise EntrantRefused("entrant-exists", "That entrant id is already used.")
     here = staying(entrants)
@@ -72,7 +74,9 @@ def check_staying(entrants: Entrants, entrant_id: str) -> None:
 def check_open_check_in(phase: str) -> None:
     """Check-in opens once, during registration (``check-in-open`` after that)."""
     if phase != "registration":
-        raise TournamentPhase("check-in-open", "Check-in is already open, or the tournament has started.")
+        raise TournamentPhase(
+            "check-in-open", "Check-in is already open, or the tournament has started."
+        )
 
 
 def check_check_in(phase: str, entrants: Entrants, entrant_id: str) -> None:
@@ -96,5 +100,7 @@ def check_start(phase: str, fixed: Mapping[str, Any], entrants: Entrants) -> lis
     ready = [key for key, one in entrants.items() if one["status"] == "checked-in"]
     needed = max(2, fixed["min_table_size"])
     if len(ready) < needed:
-        raise TournamentPhase("too-few-entrants", f"At least {needed} entrants must have checked in.")
+        raise TournamentPhase(
+            "too-few-entrants", f"At least {needed} entrants must have checked in."
+        )
     return ready
