@@ -5,6 +5,9 @@ real event store (the library's in-memory one, with its JSON transcoder and snap
 
 from __future__ import annotations
 
+import ast
+import re
+from pathlib import Path
 from typing import Any
 from uuid import UUID
 
@@ -21,8 +24,14 @@ from domain.tournament.errors import (
     NoSuchEntrant,
     TournamentPhase,
 )
+from domain.tournament.format import pairing_settings
 from domain.tournament.invariants import check_invariants
-from domain.tournament.pairing import draw_numbers
+from domain.tournament.pairing import (
+    EliminationSettings,
+    RoundRobinSettings,
+    SwissSettings,
+    draw_numbers,
+)
 
 SEED = "5eed" * 16
 ORGANISER = "0" * 64
@@ -389,3 +398,34 @@ def test_the_tournament_round_trips_through_an_event_store(snapshot: bool) -> No
     loaded.withdraw("late")
     app.save(loaded)
     assert app.repository.get(t.id).entrants["late"]["status"] == "withdrawn"
+
+
+# Every code is documented
+
+
+def test_every_refusal_code_is_in_the_docs_table_and_every_listed_code_is_raised() -> None:
+    root = Path(__file__).resolve().parents[3]
+    classes = {"InvalidTournament", "TournamentPhase", "EntrantRefused", "NoSuchEntrant"}
+    raised = set()
+    for path in sorted((root / "domain" / "tournament").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") in classes:
+                first = node.args[0]
+                assert isinstance(first, ast.Constant), f"{path.name}: a code that is no literal"
+                raised.add(first.value)
+    doc = (root / "docs" / "tournaments.md").read_text(encoding="utf-8")
+    section = doc[doc.index("## The tournament aggregate") : doc.index("## Pairing\n")]
+    table = section[section.index("| code | class | when |") :]
+    listed = set(re.findall(r"^\| `([a-z-]+)` \|", table, flags=re.MULTILINE))
+    assert raised == listed
+
+
+def test_the_format_gives_the_pairing_interfaces_settings() -> None:
+    assert pairing_settings(
+        make({"kind": "swiss", "table_size": 4, "min_table_size": 3}).format
+    ) == (SwissSettings(table_size=4, min_table_size=3))
+    assert pairing_settings(make({"kind": "round-robin", "cycles": 2, "rounds": 3}).format) == (
+        RoundRobinSettings(table_size=2, min_table_size=2, cycles=2, rounds=3)
+    )
+    fmt = {"kind": "elimination", "table_size": 4, "min_table_size": 3, "advance": 2}
+    assert pairing_settings(make(fmt).format) == EliminationSettings(4, 3, 2)
