@@ -66,11 +66,14 @@ def canonical_json(value: Any) -> bytes:
     )
 
 
-def canonical(type_name: str, game_id: str, version: int, timestamp: str, data: Any) -> bytes:
-    """The canonical bytes of an event's content."""
+def canonical(
+    type_name: str, game_id: str, version: int, timestamp: str, data: Any, *, subject: str = "game"
+) -> bytes:
+    """The canonical bytes of an event's content; the aggregate's id is under ``subject``
+    (``game``, or ``tournament`` for a tournament's chain, docs/tournaments.md)."""
     content = {
         "type": type_name,
-        "game": game_id,
+        subject: game_id,
         "version": version,
         "timestamp": timestamp,
         "data": data,
@@ -102,10 +105,18 @@ def hashed_fields(type_name: str, fields: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in fields.items() if k not in hidden}
 
 
-def event_link(prev_hash: str, envelope: tuple[str, UUID, int, datetime], data: Any) -> str:
-    """The hash of an event: ``envelope`` is its type name, game id, version and time."""
-    name, game_id, version, timestamp = envelope
-    content = canonical(name, str(game_id), version, timestamp.isoformat(), data)
+def event_link(
+    prev_hash: str,
+    envelope: tuple[str, UUID, int, datetime],
+    data: Any,
+    subject: str = "game",
+) -> str:
+    """The hash of an event: ``envelope`` is its type name, aggregate id, version and time
+    (the id hashed under ``subject``, see :func:`canonical`)."""
+    name, aggregate_id, version, timestamp = envelope
+    content = canonical(
+        name, str(aggregate_id), version, timestamp.isoformat(), data, subject=subject
+    )
     return link(prev_hash, content)
 
 

@@ -16,7 +16,8 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from domain.chain import CHAIN_FIELDS, ENVELOPE_FIELDS, canonical_json, link
+from domain import chain as game_chain
+from domain.chain import CHAIN_FIELDS, ENVELOPE_FIELDS
 
 GENESIS = ""
 """The ``prev_hash`` of a tournament's first event."""
@@ -38,13 +39,6 @@ def public_fields(type_name: str, fields: dict[str, Any]) -> dict[str, Any]:
 def event_link(
     prev_hash: str, envelope: tuple[str, UUID, int, datetime], data: dict[str, Any]
 ) -> str:
-    """The hash of a tournament event: ``envelope`` is its type, tournament id, version, time."""
-    name, tournament_id, version, timestamp = envelope
-    content = {
-        "type": name,
-        "tournament": str(tournament_id),
-        "version": version,
-        "timestamp": timestamp.isoformat(),
-        "data": data,
-    }
-    return link(prev_hash, canonical_json(content))
+    """The hash of a tournament event: ``envelope`` is its type, tournament id, version, time
+    (a game's construction, :func:`domain.chain.event_link`, with the id under ``tournament``)."""
+    return game_chain.event_link(prev_hash, envelope, data, subject="tournament")
