@@ -36,9 +36,22 @@ from domain.jsonvalue import copy_json
 from domain.randomness import RandomStream
 from domain.registry import rules_for
 from domain.text import plain_text
-from domain.tournament import chain, registration
-from domain.tournament.format import normalise_format
-from domain.tournament.pairing import draw_numbers
+from domain.tournament import chain, registration, results, rounds
+from domain.tournament.errors import RoundRefused
+from domain.tournament.event_base import TournamentEvent
+from domain.tournament.format import normalise_format, pairing_settings
+from domain.tournament.pairing import Round, draw_numbers, pair_round
+from domain.tournament.play_events import (
+    EntrantDisqualified,
+    PenaltyAwarded,
+    ResultCorrected,
+    ResultRecorded,
+    RoundPaired,
+    TableAdjudicated,
+    TableForfeited,
+    TournamentFinished,
+)
+from domain.tournament.standings import pairing_inputs, standing_order
 
 
 class Tournament(Aggregate):
@@ -46,20 +59,8 @@ class Tournament(Aggregate):
 
     class_version = 1
 
-    class Event(Aggregate.Event):
-        """Base of every event of a tournament: each is a link of its hash chain."""
-
-        class_version = 1
-        prev_hash: str
-        hash: str
-
-        def public_data(self) -> dict[str, Any]:
-            """The data the log shows and the chain hashes."""
-            return chain.public_fields(type(self).__name__, dict(vars(self)))
-
-        def apply(self, aggregate: Any) -> None:
-            """The chain's head moves on to this event (subclasses evolve first)."""
-            cast(Tournament, aggregate).chain_head = self.hash
+    class Event(TournamentEvent):
+        """Base of the events declared here (domain/tournament/event_base.py)."""
 
     class Created(Event, Aggregate.Created):
         """The tournament was created by its organiser."""
@@ -239,8 +240,15 @@ class Tournament(Aggregate):
         number (None before the start), late, the organiser's reason for a removal."""
         self.random_position = 0
         self.chain_head = chain.GENESIS
+        self.rounds: list[dict[str, Any]] = []
+        """Each round: its number, tables ({table, game, seats, result}), byes."""
+        self.penalties: list[dict[str, Any]] = []
+        self.acts: list[dict[str, Any]] = []
+        """The arbiter's acts, in order (domain/tournament/play_events.py)."""
+        self.ranking: list[str] = []
+        """The final ranking, once finished."""
 
-    def _trigger(self, event_class: type[Tournament.Event], **fields: Any) -> None:
+    def _trigger(self, event_class: type[TournamentEvent], **fields: Any) -> None:
         """Trigger an event as the next link of the chain (domain/tournament/chain.py)."""
         version = self.version + 1
         timestamp = event_class.create_timestamp()
@@ -289,13 +297,15 @@ class Tournament(Aggregate):
         return key
 
     def withdraw(self, entrant_id: str) -> None:
-        """The entrant withdraws, in any phase, once."""
+        """The entrant withdraws, in any phase before the end, once."""
+        registration.check_not_finished(self.phase)
         registration.check_staying(self.entrants, entrant_id)
         self._trigger(Tournament.EntrantWithdrew, entrant=entrant_id)
 
     def remove(self, entrant_id: str, reason: str) -> None:
         """The organiser removes an entrant who has not left, for a plain-text reason."""
         reason = plain_text("reason", reason)
+        registration.check_not_finished(self.phase)
         registration.check_staying(self.entrants, entrant_id)
         self._trigger(Tournament.EntrantRemoved, entrant=entrant_id, reason=reason)
 
@@ -322,6 +332,153 @@ class Tournament(Aggregate):
             numbers=numbers,
             absent=absent,
             random_position=rng.position,
+        )
+        self.pair_next_round()
+
+    # Rounds and results (docs/tournaments.md, "Rounds", "Results and standings")
+
+    def active_count(self) -> int:
+        """How many numbered entrants a round would still seat."""
+        return sum(1 for e in pairing_inputs(self) if e.active)
+
+    def pair_next_round(self) -> Round:
+        """Pair the next round (``domain.tournament.rounds.check_next_round``) from the
+        standings and the tournament's stream; each table gets its game's fixed id."""
+        inputs = pairing_inputs(self)
+        number = rounds.check_next_round(self, sum(1 for e in inputs if e.active))
+        rng = self.random_stream()
+        paired = pair_round(pairing_settings(self.format), inputs, number, rng)
+        tables = [
+            {
+                "table": index,
+                "game": str(rounds.table_game_id(self.id, number, index)),
+                "seats": list(seats),
+            }
+            for index, seats in enumerate(paired.tables, start=1)
+        ]
+        self._trigger(
+            RoundPaired,
+            round=number,
+            tables=tables,
+            byes=list(paired.byes),
+            random_position=rng.position,
+        )
+        return paired
+
+    def record_result(
+        self, game_id: str, ranks: list[int], scores: list[int], version: int, chain_head: str
+    ) -> None:
+        """Record the outcome of a table's game, once (``table-decided`` after that), then go
+        on (:meth:`go_on`)."""
+        number, table = rounds.find_table(self, game_id)
+        rounds.check_undecided(table)
+        players = len(table["seats"])
+        self._trigger(
+            ResultRecorded,
+            round=number,
+            table=table["table"],
+            game=game_id,
+            ranks=results.check_ranks(ranks, players),
+            scores=results.check_scores(scores, players),
+            version=version,
+            chain_head=chain_head,
+        )
+        self.go_on()
+
+    def go_on(self) -> None:
+        """After a result: when the round is over, finish the tournament if no round is left,
+        else (pairing ``auto``) pair the next round."""
+        if self.phase != "running" or not rounds.round_over(self.rounds[-1]):
+            return
+        if rounds.is_over(self, self.active_count()):
+            self.finish()
+        elif self.format["pairing"] == "auto":
+            self.pair_next_round()
+
+    def finish(self) -> None:
+        """Finish: reveal the seed and record the final ranking (``check_finish``)."""
+        rounds.check_finish(self)
+        self._trigger(TournamentFinished, seed=self.seed, ranking=standing_order(self))
+
+    # The arbiter (docs/tournaments.md, "The arbiter"): the organiser's acts
+
+    def forfeit(self, game_id: str, absent: list[str], reason: str) -> None:
+        """Forfeit the no-shows of an undecided table (``results.forfeit_ranks``)."""
+        reason = plain_text("reason", reason)
+        number, table = rounds.find_table(self, game_id)
+        rounds.check_undecided(table)
+        self._trigger(
+            TableForfeited,
+            round=number,
+            table=table["table"],
+            game=game_id,
+            absent=list(absent),
+            ranks=results.forfeit_ranks(table["seats"], absent),
+            reason=reason,
+        )
+        self.go_on()
+
+    def adjudicate(
+        self, game_id: str, ranks: list[int], scores: list[int] | None, reason: str
+    ) -> None:
+        """Decide the result of an undecided table's game that cannot be finished."""
+        reason = plain_text("reason", reason)
+        number, table = rounds.find_table(self, game_id)
+        rounds.check_undecided(table)
+        players = len(table["seats"])
+        self._trigger(
+            TableAdjudicated,
+            round=number,
+            table=table["table"],
+            game=game_id,
+            ranks=results.check_ranks(ranks, players),
+            scores=results.check_scores(scores, players),
+            reason=reason,
+        )
+        self.go_on()
+
+    def correct_result(
+        self, game_id: str, ranks: list[int], scores: list[int] | None, reason: str
+    ) -> None:
+        """Correct a decided table's result (rounds already paired stay as they were)."""
+        reason = plain_text("reason", reason)
+        number, table = rounds.find_table(self, game_id)
+        rounds.check_decided(table)
+        players = len(table["seats"])
+        self._trigger(
+            ResultCorrected,
+            round=number,
+            table=table["table"],
+            game=game_id,
+            ranks=results.check_ranks(ranks, players),
+            scores=(
+                results.check_scores(scores, players)
+                if scores is not None
+                else list(table["result"]["scores"])
+            ),
+            reason=reason,
+        )
+
+    def penalise(self, entrant_id: str, points: int | float, reason: str) -> None:
+        """Deduct ``points`` (> 0) tournament points from a numbered entrant."""
+        reason = plain_text("reason", reason)
+        results.check_penalty(self.entrants, entrant_id, points)
+        self._trigger(
+            PenaltyAwarded,
+            entrant=entrant_id,
+            points=points,
+            reason=reason,
+            round=len(self.rounds),
+        )
+
+    def disqualify(self, entrant_id: str, reason: str) -> None:
+        """Disqualify an entrant of a running tournament who has not left."""
+        reason = plain_text("reason", reason)
+        if self.phase != "running":
+            raise RoundRefused("tournament-not-running", "The tournament is not running.")
+        registration.check_staying(self.entrants, entrant_id)
+        self._trigger(
+            EntrantDisqualified, entrant=entrant_id, reason=reason, round=len(self.rounds)
         )
 
     def random_stream(self) -> RandomStream:

@@ -29,3 +29,14 @@ class EntrantRefused(TournamentError):
 
 class NoSuchEntrant(TournamentError):
     """An entrant id the tournament does not know (404)."""
+
+
+class ResultRefused(TournamentError):
+    """A result, a correction or another arbiter's act that cannot be recorded: ranks that
+    are not a ranking, a table already decided or not decided yet, a game that is not one of
+    the tournament's tables (422 for bad values, 409 for the table's state)."""
+
+
+class RoundRefused(TournamentError):
+    """A round that cannot be paired now, or a tournament that cannot finish now: the last
+    round not over, the rounds all played (409)."""

@@ -10,7 +10,10 @@ The JSON, every field but ``kind`` optional::
      "cycles": 1,             # round robin only
      "advance": 1,            # elimination only
      "late_entry": false,     # swiss only: entrants may register after the start
-     "max_entrants": null}    # null: no limit
+     "max_entrants": null,    # null: no limit
+     "points": {"2": [1, 0]}, # per table size, the points of each rank (domain.tournament.scoring)
+     "bye_points": 1, "tie_breaks": ["score", "buchholz", "head-to-head", "seat"],
+     "pairing": "auto"}       # or "organiser": who pairs the next round
 
 ``normalise_format`` fills the defaults in and refuses what cannot be played: a table size
 outside 2..6 or outside the game's player range with the tournament's options (every size
@@ -33,6 +36,7 @@ from domain.tournament.pairing import (
     SwissSettings,
 )
 from domain.tournament.pairing.model import MAX_TABLE_SIZE
+from domain.tournament.scoring import normalise_scoring
 
 KINDS = ("swiss", "round-robin", "elimination")
 """The format kinds, as the JSON names them."""
@@ -44,7 +48,19 @@ FIELDS: dict[str, frozenset[str]] = {
 }
 """The fields each kind takes beyond the common ones."""
 
-COMMON = frozenset({"kind", "table_size", "min_table_size", "late_entry", "max_entrants"})
+COMMON = frozenset(
+    {
+        "kind",
+        "table_size",
+        "min_table_size",
+        "late_entry",
+        "max_entrants",
+        "points",
+        "bye_points",
+        "tie_breaks",
+        "pairing",
+    }
+)
 
 
 def _integer(given: Mapping[str, Any], name: str, default: int | None, low: int) -> int | None:
@@ -91,6 +107,7 @@ def normalise_format(
         "min_table_size": smallest,
         "late_entry": late,
         "max_entrants": _integer(given, "max_entrants", None, 2),
+        **normalise_scoring(given, smallest, size),
     }
     if kind in ("swiss", "round-robin"):
         fixed["rounds"] = _integer(given, "rounds", None, 1)

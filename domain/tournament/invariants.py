@@ -9,7 +9,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from domain.randomness import commitment
+from domain.tournament.errors import ResultRefused
 from domain.tournament.registration import PHASES, STATUSES, staying
+from domain.tournament.results import check_ranks
+from domain.tournament.rounds import round_over, table_game_id
 
 if TYPE_CHECKING:
     from domain.tournament.aggregate import Tournament
@@ -41,7 +44,7 @@ def check_invariants(tournament: Tournament) -> list[str]:
     if len(set(tokens)) != len(tokens):
         problems.append("two entrants share a token")
     numbered = {key: e["number"] for key, e in entrants.items() if e["number"] is not None}
-    if tournament.phase != "running":
+    if tournament.phase not in ("running", "finished"):
         if numbered:
             problems.append("pairing numbers before the start")
         if tournament.random_position != 0:
@@ -60,4 +63,38 @@ def check_invariants(tournament: Tournament) -> list[str]:
             problems.append(f"absent entrant {key} has a pairing number")
         if entrant["status"] == "checked-in" and entrant["number"] is None:
             problems.append(f"entrant {key} plays without a pairing number")
+    problems.extend(round_problems(tournament, set(numbered)))
+    return problems
+
+
+def round_problems(tournament: Tournament, numbered: set[str]) -> list[str]:
+    """What is wrong with the rounds: numbers 1..n; each round seating an entrant at most
+    once, only numbered entrants, each table's game at its fixed id; every round but the
+    last over; results that are rankings of their tables; a finished tournament's ranking
+    naming every numbered entrant once."""
+    problems: list[str] = []
+    for index, rnd in enumerate(tournament.rounds, start=1):
+        if rnd["number"] != index:
+            problems.append(f"round {index} is numbered {rnd['number']}")
+        seated = [e for table in rnd["tables"] for e in table["seats"]] + rnd["byes"]
+        if len(set(seated)) != len(seated):
+            problems.append(f"round {index} seats an entrant twice")
+        if not set(seated) <= numbered:
+            problems.append(f"round {index} seats an entrant without a pairing number")
+        for table in rnd["tables"]:
+            expected = str(table_game_id(tournament.id, index, table["table"]))
+            if table["game"] != expected:
+                problems.append(f"round {index} table {table['table']} has a foreign game id")
+            outcome = table["result"]
+            if outcome is not None:
+                try:
+                    check_ranks(outcome["ranks"], len(table["seats"]))
+                except ResultRefused:
+                    problems.append(f"round {index} table {table['table']} has bad ranks")
+        if index < len(tournament.rounds) and not round_over(rnd):
+            problems.append(f"round {index + 1} was paired before round {index} was over")
+    if tournament.phase == "finished" and sorted(tournament.ranking) != sorted(numbered):
+        problems.append("the final ranking does not name every entrant who played once")
+    if any(act["entrant"] not in numbered for act in tournament.penalties):
+        problems.append("a penalty for an entrant who did not play")
     return problems

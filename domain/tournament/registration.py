@@ -4,7 +4,8 @@
 Phases: ``registration`` (entrants register and withdraw) → ``check-in`` (opened by the
 organiser; entrants may still register, and each checks in) → ``running`` (started by the
 organiser: the checked-in entrants are drawn their pairing numbers, the others are
-``absent``). An entrant's status is one of :data:`STATUSES`; an entrant who has left
+``absent``) → ``finished`` (the last round over: nothing changes any more). An
+entrant's status is one of :data:`STATUSES`; an entrant who has left
 (withdrawn, removed, absent) never comes back — registering again is a new entrant with a new
 token. Names are plain text, unique among the entrants who have not left, compared without
 case (``casefold``).
@@ -17,13 +18,13 @@ from typing import Any
 
 from domain.tournament.errors import EntrantRefused, NoSuchEntrant, TournamentPhase
 
-PHASES = ("registration", "check-in", "running")
+PHASES = ("registration", "check-in", "running", "finished")
 """The phases, in order."""
 
-STATUSES = ("registered", "checked-in", "withdrawn", "removed", "absent")
+STATUSES = ("registered", "checked-in", "withdrawn", "removed", "absent", "disqualified")
 """An entrant's statuses: the first two are in the tournament, the others have left."""
 
-LEFT = frozenset({"withdrawn", "removed", "absent"})
+LEFT = frozenset({"withdrawn", "removed", "absent", "disqualified"})
 """The statuses of an entrant who has left the tournament."""
 
 Entrants = Mapping[str, Mapping[str, Any]]
@@ -40,6 +41,7 @@ def check_register(
     """Whether a registration is a late entry (after the start); raises when it is refused:
     after the start without late entry (``registration-closed``), a full tournament
     (``tournament-full``), a name taken (``name-taken``), an id used (``entrant-exists``)."""
+    check_not_finished(phase)
     late = phase == "running"
     if late and not fixed["late_entry"]:
         raise TournamentPhase(
@@ -69,6 +71,13 @@ def check_staying(entrants: Entrants, entrant_id: str) -> None:
     """Refuse a command about an entrant who has left (``entrant-left``)."""
     if entrant(entrants, entrant_id)["status"] in LEFT:
         raise EntrantRefused("entrant-left", "That entrant has left the tournament.")
+
+
+def check_not_finished(phase: str) -> None:
+    """Nothing changes an entrant's place once the tournament has finished
+    (``tournament-finished``)."""
+    if phase == "finished":
+        raise TournamentPhase("tournament-finished", "The tournament has finished.")
 
 
 def check_open_check_in(phase: str) -> None:

@@ -37,6 +37,15 @@ def running() -> Tournament:
     t.start()
     t.remove("bo", "did not show")
     t.register("fay", "f" * 64, entrant_id="fay")
+    first = t.rounds[0]["tables"][0]
+    t.record_result(
+        first["game"],
+        [1, 2, 2][: len(first["seats"])],
+        [9, 7, 7][: len(first["seats"])],
+        30,
+        "c" * 64,
+    )
+    t.penalise("cé", 0.5, "late to the table")
     return t
 
 
