@@ -21,6 +21,16 @@ from domain.errors import (
     SeatUnavailable,
 )
 from domain.registry import UnknownGame
+from domain.tournament.errors import (
+    BadResult,
+    EntrantRefused,
+    InvalidTournament,
+    NoSuchEntrant,
+    NoSuchTable,
+    ResultRefused,
+    RoundRefused,
+    TournamentPhase,
+)
 
 PROBLEM = "application/problem+json"
 TYPE_BASE = "https://gameledger.dev/problems/"
@@ -28,6 +38,14 @@ TYPE_BASE = "https://gameledger.dev/problems/"
 _STATUS: list[tuple[type[Exception], int]] = [
     (NotFound, 404),
     (UnknownGame, 404),
+    (NoSuchEntrant, 404),
+    (NoSuchTable, 404),
+    (TournamentPhase, 409),
+    (EntrantRefused, 409),
+    (ResultRefused, 409),
+    (RoundRefused, 409),
+    (BadResult, 422),
+    (InvalidTournament, 422),
     (InvalidToken, 403),
     (Conflict, 409),
     (SeatUnavailable, 409),

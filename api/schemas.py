@@ -178,6 +178,10 @@ class LobbySchema(Schema):
     )
     rematch_of = fields.String(allow_none=True)
     rematch = fields.String(allow_none=True, metadata={"description": "The rematch's id"})
+    tournament = fields.String(
+        allow_none=True,
+        metadata={"description": "The tournament whose table this game is (docs/tournaments.md)"},
+    )
 
 
 class ClockSeatSchema(Schema):

@@ -34,7 +34,7 @@ LEDGER_FIELDS: dict[str, frozenset[str]] = {
 are everything else)."""
 
 OPTIONAL_FIELDS: dict[str, frozenset[str]] = {
-    "Created": frozenset({"private", "rematch_of"}),
+    "Created": frozenset({"private", "rematch_of", "tournament"}),
     "SeatJoined": frozenset({"public_key"}),
     "MoveMade": frozenset({"signature", "elapsed_ms"}),
 }

@@ -182,6 +182,8 @@ class Referee:
             raise Discrepancy("data.private is only ever true (absent otherwise)", *where)
         if not isinstance(data.get("rematch_of", ""), str):
             raise Discrepancy("data.rematch_of is a game id", *where)
+        if not isinstance(data.get("tournament", ""), str):
+            raise Discrepancy("data.tournament is a tournament id", *where)
         prelude = data["prelude"]
         if not isinstance(prelude, list) or (data["analysis"] is None and prelude):
             raise Discrepancy("only an analysis game has a prelude", *where)

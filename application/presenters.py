@@ -31,6 +31,7 @@ def lobby_of(game: Game) -> dict[str, Any]:
         "flagged": list(game.flagged),
         "rematch_of": game.rematch_of or None,
         "rematch": game.rematch or None,
+        "tournament": game.tournament or None,
     }
 
 

@@ -108,7 +108,8 @@ class Game(Aggregate):
         arbiter_sha256: str
         analysis: dict[str, Any] | None
         prelude: list[list[Any]]
-        # The lobby's fields (issue 13, part 4): ``private`` and ``rematch_of`` are public
+        # The lobby's fields (issue 13, part 4): ``private``, ``rematch_of`` and (issue 15)
+        # ``tournament`` (the tournament a table's game belongs to) are public
         # and shown only when set, so a game without them has the Created event it always
         # had; the creator's and the join secret's digests and a rematch's ``claims`` (its
         # seats' token digests in the game it replays) are secret.
@@ -117,6 +118,7 @@ class Game(Aggregate):
         creator_sha256: str = ""
         join_sha256: str = ""
         claims: list[str] | None = None
+        tournament: str = ""
 
         def __post_init__(self) -> None:
             """Keep only the lobby's fields that are set: a game without them stores, shows
@@ -403,9 +405,9 @@ class Game(Aggregate):
     ) -> Game:
         """A new game (with ``game_id``, else a random id); its creation event is the first
         link of its chain. ``lobby_fields`` are the lobby's (docs/api.md, "Lobby"):
-        ``private``, ``rematch_of`` (public), ``creator_sha256``, ``join_sha256``, ``claims``
-        (secret); only those given are in the event, so a game without them has the
-        ``Created`` event it always had."""
+        ``private``, ``rematch_of``, ``tournament`` (public), ``creator_sha256``,
+        ``join_sha256``, ``claims`` (secret); only those given are in the event, so a game
+        without them has the ``Created`` event it always had."""
         game_id = game_id or uuid4()
         fields: dict[str, Any] = {
             "game": game,
@@ -450,6 +452,7 @@ class Game(Aggregate):
         creator_sha256: str = "",
         join_sha256: str = "",
         claims: list[str] | None = None,
+        tournament: str = "",
     ) -> None:
         self.game = game
         self.players = players
@@ -468,6 +471,8 @@ class Game(Aggregate):
         self.chain_head = chain.GENESIS
         self.private = private
         self.rematch_of = rematch_of
+        self.tournament = tournament
+        """The tournament whose table this game is (docs/tournaments.md), or empty."""
         self.creator_sha256 = creator_sha256
         self.join_sha256 = join_sha256
         self.claims = list(claims or [])

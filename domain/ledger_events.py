@@ -69,6 +69,8 @@ class Created(TypedDict):
     "Lobby")."""
     rematch_of: NotRequired[str]
     """Only in a rematch: the finished game it replays (docs/api.md, "Lobby")."""
+    tournament: NotRequired[str]
+    """Only in a tournament's table: the tournament's id (docs/tournaments.md)."""
 
 
 class SeatJoined(TypedDict):

@@ -30,7 +30,14 @@ from domain.bots import choose_move
 from domain.errors import GameNotReady, IllegalMove
 from domain.protocol import Outcome, Rules
 
-CREATED_FIELDS = ("private", "rematch_of", "creator_sha256", "join_sha256", "claims")
+CREATED_FIELDS = (
+    "private",
+    "rematch_of",
+    "creator_sha256",
+    "join_sha256",
+    "claims",
+    "tournament",
+)
 """The lobby's fields of the game's ``Created`` event, kept only when set (a game without
 them stores, shows and hashes the ``Created`` event it always did)."""
 
@@ -43,6 +50,7 @@ STATE_DEFAULTS: dict[str, Any] = {
     "creator_sha256": "",
     "join_sha256": "",
     "claims": [],
+    "tournament": "",
 }
 """The lobby's attributes of a game (issue 13, part 4) as a game saved before them has them:
 a snapshot leaves them out when they have these values and a snapshot without them reads them

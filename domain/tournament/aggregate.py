@@ -9,8 +9,8 @@ The events it stores (each ``class_version`` 1, every field JSON-safe):
 
 * ``Created`` — the game kind, its options and ledger settings (those of every game of the
   tournament: ``tournament`` is always true), the format, the tournament's name, the
-  SHA-256 commitment to the tournament seed; the seed and the organiser token's digest are
-  secret fields;
+  SHA-256 commitment to the tournament seed; the seed, the organiser token's digest and the
+  tables' secret are secret fields;
 * ``EntrantRegistered`` — an entrant's id and name (its token's digest is secret);
 * ``EntrantWithdrew``, ``EntrantRemoved`` (by the organiser, with a reason);
 * ``CheckInOpened``, ``EntrantCheckedIn``;
@@ -73,6 +73,7 @@ class Tournament(Aggregate):
         seed: str
         seed_sha256: str
         organiser_sha256: str
+        table_secret: str
 
     class EntrantRegistered(Event):
         """An entrant registered (before the start)."""
@@ -181,6 +182,7 @@ class Tournament(Aggregate):
         seed: str,
         seed_sha256: str,
         organiser_sha256: str,
+        table_secret: str,
         tournament_id: UUID | None = None,
     ) -> Tournament:
         """A new tournament (with ``tournament_id``, else a random id). The game's options
@@ -198,6 +200,7 @@ class Tournament(Aggregate):
             "seed": seed,
             "seed_sha256": seed_sha256,
             "organiser_sha256": organiser_sha256,
+            "table_secret": table_secret,
         }
         tournament_id = tournament_id or uuid4()
         timestamp = cls.Created.create_timestamp()
@@ -225,6 +228,7 @@ class Tournament(Aggregate):
         seed: str,
         seed_sha256: str,
         organiser_sha256: str,
+        table_secret: str,
     ) -> None:
         self.game = game
         self.options = copy_json(options)
@@ -234,6 +238,9 @@ class Tournament(Aggregate):
         self.seed = seed
         self.seed_sha256 = seed_sha256
         self.organiser_sha256 = organiser_sha256
+        self.table_secret = table_secret
+        """The secret the service derives the tables' seat and arbiter tokens from
+        (application/tournament_tables.py); never shown, never revealed."""
         self.phase = "registration"
         self.entrants: dict[str, dict[str, Any]] = {}
         """Each entrant by id, in registration order: name, token digest, status, pairing

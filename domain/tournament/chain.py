@@ -23,7 +23,7 @@ GENESIS = ""
 """The ``prev_hash`` of a tournament's first event."""
 
 SECRET_FIELDS: dict[str, frozenset[str]] = {
-    "Created": frozenset({"seed", "organiser_sha256"}),
+    "Created": frozenset({"seed", "organiser_sha256", "table_secret"}),
     "EntrantRegistered": frozenset({"token_sha256"}),
     "EntrantEnteredLate": frozenset({"token_sha256"}),
 }

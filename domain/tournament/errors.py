@@ -32,9 +32,18 @@ class NoSuchEntrant(TournamentError):
 
 
 class ResultRefused(TournamentError):
-    """A result, a correction or another arbiter's act that cannot be recorded: ranks that
-    are not a ranking, a table already decided or not decided yet, a game that is not one of
-    the tournament's tables (422 for bad values, 409 for the table's state)."""
+    """A result or an arbiter's act the table's state does not allow: a table already
+    decided, or not decided yet (409)."""
+
+
+class BadResult(TournamentError):
+    """A result or an arbiter's act with values that cannot be recorded: ranks that are not a
+    ranking, scores that are not one integer per seat, no-shows who are not at the table, a
+    penalty that is no positive number (422)."""
+
+
+class NoSuchTable(TournamentError):
+    """A game that is not one of the tournament's tables (404)."""
 
 
 class RoundRefused(TournamentError):

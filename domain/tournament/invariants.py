@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from domain.randomness import commitment
-from domain.tournament.errors import ResultRefused
+from domain.tournament.errors import BadResult
 from domain.tournament.registration import PHASES, STATUSES, staying
 from domain.tournament.results import check_ranks
 from domain.tournament.rounds import round_over, table_game_id
@@ -89,7 +89,7 @@ def round_problems(tournament: Tournament, numbered: set[str]) -> list[str]:
             if outcome is not None:
                 try:
                     check_ranks(outcome["ranks"], len(table["seats"]))
-                except ResultRefused:
+                except BadResult:
                     problems.append(f"round {index} table {table['table']} has bad ranks")
         if index < len(tournament.rounds) and not round_over(rnd):
             problems.append(f"round {index + 1} was paired before round {index} was over")

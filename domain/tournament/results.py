@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from domain.tournament.errors import NoSuchEntrant, ResultRefused
+from domain.tournament.errors import BadResult, NoSuchEntrant
 
 HOWS = ("played", "forfeit", "adjudicated")
 """How a table's result came about."""
@@ -28,10 +28,10 @@ def check_ranks(ranks: Sequence[Any], players: int) -> list[int]:
         or len(ranks) != players
         or any(isinstance(r, bool) or not isinstance(r, int) for r in ranks)
     ):
-        raise ResultRefused("bad-ranks", f"Give one integer rank per seat ({players} seats).")
+        raise BadResult("bad-ranks", f"Give one integer rank per seat ({players} seats).")
     for rank in ranks:
         if rank != 1 + sum(1 for other in ranks if other < rank):
-            raise ResultRefused(
+            raise BadResult(
                 "bad-ranks",
                 "Ranks are 1-based competition ranks: a place shared by k seats is followed "
                 "by the place k further on (e.g. 1, 1, 3).",
@@ -48,7 +48,7 @@ def check_scores(scores: Sequence[Any] | None, players: int) -> list[int]:
         or len(scores) != players
         or any(isinstance(s, bool) or not isinstance(s, int) or abs(s) > 10**9 for s in scores)
     ):
-        raise ResultRefused("bad-scores", f"Give one integer score per seat ({players} seats).")
+        raise BadResult("bad-scores", f"Give one integer score per seat ({players} seats).")
     return [int(s) for s in scores]
 
 
@@ -56,9 +56,9 @@ def forfeit_ranks(seats: Sequence[str], absent: Sequence[str]) -> list[int]:
     """The ranks of a forfeited table (docs/tournaments.md, "The arbiter"): the entrants
     present share first place, the no-shows share the place after them."""
     if not absent or any(entrant not in seats for entrant in absent):
-        raise ResultRefused("bad-forfeit", "Name the no-shows among the table's entrants.")
+        raise BadResult("bad-forfeit", "Name the no-shows among the table's entrants.")
     if len(set(absent)) != len(absent):
-        raise ResultRefused("bad-forfeit", "Name each no-show once.")
+        raise BadResult("bad-forfeit", "Name each no-show once.")
     present = len(seats) - len(absent)
     return [present + 1 if entrant in absent else 1 for entrant in seats]
 
@@ -84,4 +84,4 @@ def check_penalty(entrants: Any, entrant_id: str, points: Any) -> None:
     if found is None or found["number"] is None:
         raise NoSuchEntrant("no-such-entrant", "The tournament has no such entrant playing.")
     if isinstance(points, bool) or not isinstance(points, int | float) or not 0 < points <= 1000:
-        raise ResultRefused("bad-penalty", "A penalty deducts a number of points above 0.")
+        raise BadResult("bad-penalty", "A penalty deducts a number of points above 0.")

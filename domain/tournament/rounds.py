@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 from uuid import UUID
 
-from domain.tournament.errors import ResultRefused, RoundRefused
+from domain.tournament.errors import NoSuchTable, ResultRefused, RoundRefused
 from domain.tournament.format import pairing_settings
 from domain.tournament.pairing import planned_rounds
 
@@ -30,9 +30,17 @@ TABLE_NAMESPACE = UUID("5b0c6f1e-6d1f-4c5e-9a55-1ed6e7b0a715")
 
 
 def table_game_id(tournament_id: UUID, round_number: int, table: int) -> UUID:
-    """The id of the game of ``table`` (1-based) of round ``round_number``: a UUID 5 of the
-    tournament's id, the round and the table, so anyone can check it."""
-    return uuid.uuid5(TABLE_NAMESPACE, f"{tournament_id}/round/{round_number}/table/{table}")
+    """The id of the game of ``table`` (1-based) of round ``round_number``, so anyone can
+    check it: the bits of a UUID 5 of the tournament's id, the round and the table, made a
+    UUID of version 8 whose last byte is the tournament id's (a version 8 id's last byte names
+    the part of the event store that holds it: docs/operations.md, "Shards"; the tables live
+    beside their tournament)."""
+    name = f"{tournament_id}/round/{round_number}/table/{table}"
+    value = uuid.uuid5(TABLE_NAMESPACE, name).int
+    value = (value & ~(0xF << 76)) | (8 << 76)
+    value = (value & ~(0b11 << 62)) | (0b10 << 62)
+    part = tournament_id.int & 0xFF if tournament_id.version == 8 else 0
+    return UUID(int=(value & ~0xFF) | part)
 
 
 def round_over(rnd: Mapping[str, Any]) -> bool:
@@ -103,7 +111,7 @@ def find_table(state: Any, game_id: str) -> tuple[int, dict[str, Any]]:
         for table in rnd["tables"]:
             if table["game"] == game_id:
                 return rnd["number"], table
-    raise ResultRefused("no-such-table", "That game is not a table of this tournament.")
+    raise NoSuchTable("no-such-table", "That game is not a table of this tournament.")
 
 
 def check_undecided(table: Mapping[str, Any]) -> None:

@@ -27,6 +27,7 @@ def running() -> Tournament:
         seed=seed,
         seed_sha256=commitment(seed),
         organiser_sha256="1" * 64,
+        table_secret="7a" * 32,
         tournament_id=UUID(int=15),
     )
     for name in ("ann", "bo", "cé", "dai", "eve"):

@@ -51,6 +51,7 @@ def make(fmt: dict[str, Any] | None = None, game: str = "azul", **extra: Any) ->
         seed=SEED,
         seed_sha256=commitment(SEED),
         organiser_sha256=ORGANISER,
+        table_secret="7a" * 32,
         tournament_id=UUID(int=7),
     )
 
@@ -154,6 +155,7 @@ def test_bad_game_options_and_names_are_refused() -> None:
             seed=SEED,
             seed_sha256=commitment(SEED),
             organiser_sha256=ORGANISER,
+            table_secret="7a" * 32,
         )
     assert caught.value.code == "not-plain-text"
 
@@ -350,6 +352,7 @@ def test_a_different_seed_draws_different_numbers() -> None:
             seed=seed,
             seed_sha256=commitment(seed),
             organiser_sha256=ORGANISER,
+            table_secret="7a" * 32,
         )
         register(t, *"abcdefgh")
         t.open_check_in()
@@ -417,6 +420,8 @@ def test_every_refusal_code_is_in_the_docs_table_and_every_listed_code_is_raised
         "NoSuchEntrant",
         "ResultRefused",
         "RoundRefused",
+        "BadResult",
+        "NoSuchTable",
     }
     raised = set()
     for path in sorted((root / "domain" / "tournament").glob("*.py")):

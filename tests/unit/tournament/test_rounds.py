@@ -32,6 +32,7 @@ def running(fmt: dict[str, Any], count: int, game: str = "azul") -> Tournament:
         seed=SEED,
         seed_sha256=commitment(SEED),
         organiser_sha256="0" * 64,
+        table_secret="7a" * 32,
         tournament_id=UUID(int=21),
     )
     for i in range(count):
