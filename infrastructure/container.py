@@ -8,20 +8,23 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import psycopg
-from eventsourcing.persistence import PersistenceError
+from eventsourcing.persistence import PersistenceError, Tracking
 
 from application.checkpointer import CheckpointProjection
 from application.projections.clocks import ClocksProjection, ClocksView
 from application.projections.following import FollowingProjection
 from application.projections.games_list import GamesListProjection, GamesListView, ListPages
+from application.projections.tournaments import TournamentReads, TournamentsProjection
 from application.projections.turns import TurnsProjection, TurnsView
 from application.records import RecordStore
 from application.service import GameLedger
 from application.shards import store_name
 from application.store import EventStorage, GameStore
+from application.tournament_results import ResultsManager
+from application.tournaments import Tournaments
 from infrastructure import schema
 from infrastructure.checkpoint_schedule import CheckpointSchedule
 from infrastructure.clock_schedule import ClockSchedule
@@ -29,7 +32,7 @@ from infrastructure.config import ConfigurationError, Settings
 from infrastructure.follower import FollowerFailure, LogFollower
 from infrastructure.rebuild import rebuild_read_model
 from infrastructure.signing_keys import KeyService, SigningSettings
-from infrastructure.storage import READ_MODELS, Storage
+from infrastructure.storage import MANAGERS, READ_MODELS, Storage
 from infrastructure.watcher import LogWatcher
 
 
@@ -39,8 +42,28 @@ class ReadModel:
     drives the projection."""
 
     view: Any
-    projection: FollowingProjection
+    projection: Projection
     follower: LogFollower
+
+
+class Projection(Protocol):
+    """What a follower drives and a rebuild makes anew (a read model's projection, or a
+    process manager)."""
+
+    name: str
+
+    @property
+    def view(self) -> Any:
+        """Where its rows (or only its position) are kept."""
+        ...
+
+    def process_batch(self, events: list[Any], tracking: Tracking) -> None:
+        """Apply consecutive events of one log, ending at ``tracking``."""
+        ...
+
+    def forget(self) -> None:
+        """Drop what it keeps in memory (after a rebuild)."""
+        ...
 
 
 @dataclass
@@ -69,12 +92,30 @@ class Services:
     """The service signing key (docs/audit.md, "Service signing key")."""
     tlog: TransparencyLog
     read_models: dict[str, ReadModel] = field(default_factory=dict)
+    managers: dict[str, ReadModel] = field(default_factory=dict)
+    """The process managers (the tournaments' results manager): followers with a position
+    of their own, never rebuilt."""
     clock_schedule: ClockSchedule | None = None
     """The clock scheduler (docs/api.md, "Clocks"), run beside the followers."""
 
     def followers(self) -> list[LogFollower]:
-        """Every follower of the event log: the read models' and the checkpointer's."""
-        return [*(model.follower for model in self.read_models.values()), self.tlog.follower]
+        """Every follower of the event log: the read models', the process managers' and the
+        checkpointer's."""
+        return [
+            *(model.follower for model in self.read_models.values()),
+            *(manager.follower for manager in self.managers.values()),
+            self.tlog.follower,
+        ]
+
+    @property
+    def tournaments(self) -> Tournaments:
+        """The tournaments' use cases (docs/tournaments.md)."""
+        return Tournaments(self.app.games)
+
+    @property
+    def tournament_reads(self) -> TournamentReads:
+        """The tournaments read model's queries."""
+        return TournamentReads(self.read_models["tournaments"].view)
 
     @property
     def games_list(self) -> GamesListView:
@@ -169,15 +210,25 @@ def _clocks(app: GameLedger, cache_bytes: int) -> Callable[[Any], FollowingProje
     return lambda view: ClocksProjection(view, app, cache_bytes)
 
 
+def _tournaments(app: GameLedger, _: int) -> Callable[[Any], Projection]:
+    return lambda view: TournamentsProjection(view, Tournaments(app.games))
+
+
+def _results(app: GameLedger, cache_bytes: int) -> Callable[[Any], Projection]:
+    return lambda view: ResultsManager(view, app, Tournaments(app.games), cache_bytes)
+
+
 def projection_cache_bytes(settings: Settings) -> int:
     """The games each projection keeps while following them: a quarter of the game cache."""
     return int(settings.game_cache_mb * 1024 * 1024 / 4)
 
 
-_PROJECTIONS: dict[str, Callable[[GameLedger, int], Callable[[Any], FollowingProjection]]] = {
+_PROJECTIONS: dict[str, Callable[[GameLedger, int], Callable[[Any], Projection]]] = {
     "games_list": _games_list,
     "turns": _turns,
     "clocks": _clocks,
+    "tournaments": _tournaments,
+    "tournament_results": _results,
 }
 
 
@@ -293,6 +344,12 @@ def build_services(settings: Settings | None = None, *, create: bool = True) -> 
         projection = _PROJECTIONS[name](app, projection_cache_bytes(settings))(view)
         follower = LogFollower(app.stores, projection, watcher)
         services.read_models[name] = ReadModel(view, projection, follower)
+    for name in MANAGERS:
+        view = storage.read_model(name)
+        manager = _PROJECTIONS[name](app, projection_cache_bytes(settings))(view)
+        services.managers[name] = ReadModel(
+            view, manager, LogFollower(app.stores, manager, watcher)
+        )
     return services
 
 

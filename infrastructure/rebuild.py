@@ -15,15 +15,14 @@ from typing import Any
 from eventsourcing.application import Application
 from psycopg import sql
 
-from application.projections.following import FollowingProjection
-from infrastructure.follower import LogFollower
+from infrastructure.follower import FollowedProjection, LogFollower
 from infrastructure.storage import Storage
 from infrastructure.watcher import LogWatcher
 
 SUFFIX = "_rebuild"
 RETIRED = "_retired"
 
-ProjectionFactory = Callable[[Any], FollowingProjection]
+ProjectionFactory = Callable[[Any], FollowedProjection]
 """Makes the projection of a read model writing into the given view."""
 
 

@@ -30,6 +30,7 @@ from infrastructure.config import ConfigurationError
 from infrastructure.idempotency import PART, idempotency_store
 from infrastructure.readmodels.clock_rows import SCHEMA_VERSION as CLOCKS_VERSION
 from infrastructure.readmodels.rows import SCHEMA_VERSION as GAMES_LIST_VERSION
+from infrastructure.readmodels.sqlite_tournaments import SCHEMA_VERSION as TOURNAMENTS_VERSION
 from infrastructure.storage import Storage
 
 TLOG = "tlog"
@@ -41,6 +42,8 @@ READ_MODEL_VERSIONS = {
     "games_list": GAMES_LIST_VERSION,
     "turns": 1,
     "clocks": CLOCKS_VERSION,
+    "tournaments": TOURNAMENTS_VERSION,
+    "tournament_results": 1,
     "records": 1,
     PART: 1,
     TLOG: 1,
@@ -55,7 +58,11 @@ version 2) is made anew by the upgrade and filled again from the log by its foll
 (:mod:`infrastructure.tlog_tables`: not a read model, never rebuilt nor dropped). The
 ``clocks`` read model keeps when each running game's clock runs out, for the clock scheduler
 (docs/operations.md, "Clocks"); at version 2 (:mod:`infrastructure.readmodels.clock_rows`)
-games whose undo request waits have their rows, and an earlier one is made anew."""
+games whose undo request waits have their rows, and an earlier one is made anew. The
+``tournaments`` read model keeps each tournament's summary, public document and ratings
+(docs/tournaments.md, "Standings and ratings read model"); ``tournament_results`` is the
+results manager's position (application/tournament_results.py: not a read model, never
+rebuilt)."""
 
 KEPT_PARTS = ("records", PART, TLOG)
 """The parts that are not read models: created by their store's own statements."""

@@ -43,15 +43,23 @@ from infrastructure.config import PostgresSettings, Settings
 from infrastructure.pgrecorder import RenderedPostgresRecorder
 from infrastructure.readmodels.postgres_clocks import PostgresClocksView
 from infrastructure.readmodels.postgres_games_list import PostgresGamesListView
+from infrastructure.readmodels.postgres_tournaments import PostgresTournamentsView
 from infrastructure.readmodels.postgres_turns import PostgresTurnsView
 from infrastructure.readmodels.records import PostgresRecordStore, SQLiteRecordStore
 from infrastructure.readmodels.sqlite_clocks import SQLiteClocksView
 from infrastructure.readmodels.sqlite_games_list import SQLiteGamesListView
+from infrastructure.readmodels.sqlite_tournaments import SQLiteTournamentsView
 from infrastructure.readmodels.sqlite_turns import SQLiteTurnsView
+from infrastructure.readmodels.tracking_only import PostgresTrackingView, SQLiteTrackingView
 from infrastructure.tlog_postgres import PostgresLogStore
 from infrastructure.tlog_sqlite import SQLiteLogStore
 
-READ_MODELS = ("games_list", "turns", "clocks")
+READ_MODELS = ("games_list", "turns", "clocks", "tournaments")
+"""The read models: rebuilt from zero by ``projections rebuild``."""
+
+MANAGERS = ("tournament_results",)
+"""The process managers that follow the log with a tracking table of their own (no rows,
+never rebuilt: application/tournament_results.py)."""
 """Every read model, by name (the projections of application/projections/)."""
 
 SQLITE_LOCK_TIMEOUT = 10
@@ -280,7 +288,7 @@ class Storage:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 name = str(path)
             found = SQLiteDatastore(name, lock_timeout=SQLITE_LOCK_TIMEOUT)
-            if part in READ_MODELS and self.kind == "sqlite":
+            if part in (*READ_MODELS, *MANAGERS) and self.kind == "sqlite":
                 found.pool = ReadModelConnections(db_name=name, lock_timeout=SQLITE_LOCK_TIMEOUT)
             self._sqlite[part] = found
         return found
@@ -342,16 +350,22 @@ class Storage:
     def read_model(self, name: str, suffix: str = "") -> Any:
         """The view of read model ``name`` (``suffix``: a table set beside the live one)."""
         if self.postgres is not None:
+            if name in MANAGERS:
+                return PostgresTrackingView(self.postgres, suffix, name)
             postgres_class = {
                 "games_list": PostgresGamesListView,
                 "turns": PostgresTurnsView,
                 "clocks": PostgresClocksView,
+                "tournaments": PostgresTournamentsView,
             }
             return postgres_class[name](self.postgres, suffix)
+        if name in MANAGERS:
+            return SQLiteTrackingView(self.sqlite(name), suffix, name)
         sqlite_class = {
             "games_list": SQLiteGamesListView,
             "turns": SQLiteTurnsView,
             "clocks": SQLiteClocksView,
+            "tournaments": SQLiteTournamentsView,
         }
         return sqlite_class[name](self.sqlite(name), suffix)
 

@@ -1,0 +1,73 @@
+"""The results manager (issue 15, part 3; docs/tournaments.md, "Results"): a process manager
+that follows the event log with tracking, like a read model, and issues commands:
+
+* when a table's game is over (its outcome reached: by the rules, resignations, flags), the
+  outcome is recorded in its tournament (:meth:`application.tournaments.Tournaments.
+  record_game`); the tournament pairs the next round itself when that was the last table of a
+  round and its pairing is ``auto``;
+* when a round is paired (``RoundPaired``), its tables' games are created if they are not yet
+  (the command that paired it creates them at once; this is for a process that stopped in
+  between).
+
+Restart-safe and never applied twice: the position is recorded after the commands, so a
+process that stops in between applies the same events again — and the tournament refuses a
+second result for a table (``table-decided``), and a table's game, whose id is fixed, cannot
+be created twice.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+from uuid import UUID
+
+from eventsourcing.persistence import Tracking
+
+from application.checkpointer import is_over
+from application.projections.following import CACHE_BYTES, FollowingProjection, GameSource
+from application.tournaments import Tournaments
+from domain.game import Game
+from domain.tournament.play_events import RoundPaired
+
+
+class TrackingView(Protocol):
+    """Where the manager keeps its position (a tracking table of its own)."""
+
+    def track(self, tracking: Tracking) -> None:
+        """Record the position; ``IntegrityError`` for a position already recorded."""
+        ...
+
+    def max_tracking_id(self, application_name: str) -> int | None:
+        """The last notification id applied."""
+        ...
+
+
+class ResultsManager(FollowingProjection):
+    """Follows the event log into the tournaments (module docstring)."""
+
+    name = "tournament_results"
+    view: TrackingView
+
+    def __init__(
+        self,
+        view: TrackingView,
+        source: GameSource,
+        tournaments: Tournaments,
+        cache_bytes: int = CACHE_BYTES,
+    ) -> None:
+        super().__init__(source, cache_bytes)
+        self.view = view
+        self.tournaments = tournaments
+
+    def process_batch(self, events: list[Any], tracking: Tracking) -> None:
+        """Record the results of the tables that ended, create the tables of the rounds
+        paired, then record the position."""
+        paired = {e.originator_id for e in events if isinstance(e, RoundPaired)}
+        ended: dict[UUID, Game] = {}
+        for _, game in self.follow(events):
+            if game.tournament and is_over(game):
+                ended[game.id] = game
+        for game in ended.values():
+            self.tournaments.record_game(game)
+        for tournament_id in paired:
+            self.tournaments.ensure_tables(tournament_id)
+        self.view.track(tracking)

@@ -1,0 +1,108 @@
+"""A tournament run by the service's own followers, on every store (issue 15, part 3;
+docs/tournaments.md, "Results", "Standings and ratings read model"): bots play the tables
+with the entrants' seat tokens; the results manager — not the test — records each result and
+the next round is paired and seated; the tournaments read model has the standings and ratings
+the aggregate computes, a rebuild from zero gives the same rows, and a results manager that
+starts again from an earlier position applies nothing twice."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import Tracking
+
+from application.simulation import play_out
+from application.tournament_views import document_of
+from infrastructure.container import Services
+
+
+def organised(services: Services, fmt: dict[str, Any], count: int) -> tuple[UUID, dict[str, str]]:
+    desk = services.tournaments
+    created = desk.create("azul", {}, None, fmt, "Harbour Open")
+    tid = created.tournament_id
+    tokens = {}
+    for i in range(count):
+        registered = desk.register(tid, f"player {i}")
+        tokens[registered.entrant] = registered.token
+    desk.organiser(tid, created.organiser_token, lambda t: t.open_check_in())
+    for token in tokens.values():
+        desk.check_in(tid, token)
+    desk.organiser(tid, created.organiser_token, lambda t: t.start())
+    return tid, tokens
+
+
+def play_tables(services: Services, tid: UUID, tokens: dict[str, str], bot: random.Random) -> int:
+    """Play out every running table of the last round with the entrants' own seat tokens;
+    how many were played."""
+    desk = services.tournaments
+    played = 0
+    t = desk.load(tid)
+    for table in t.rounds[-1]["tables"]:
+        if table["result"] is not None:
+            continue
+        seats = [""] * len(table["seats"])
+        for entrant in table["seats"]:
+            for mine in desk.my_tables(tid, tokens[entrant]):
+                if mine["game"] == table["game"]:
+                    seats[mine["seat"]] = mine["token"]
+        assert play_out(services.app, UUID(table["game"]), seats, bot)
+        played += 1
+    return played
+
+
+def test_the_followers_run_a_tournament_to_its_end(services: Services) -> None:
+    tid, tokens = organised(services, {"kind": "swiss", "rounds": 3, "table_size": 3,
+                                       "min_table_size": 2}, 7)  # fmt: skip
+    bot = random.Random(4)
+    rounds_seen = []
+    for _ in range(6):
+        t = services.tournaments.load(tid)
+        if t.phase == "finished":
+            break
+        rounds_seen.append(len(t.rounds))
+        assert play_tables(services, tid, tokens, bot) > 0
+        services.catch_up()  # the results manager records them; then the read model follows
+        services.catch_up()
+    t = services.tournaments.load(tid)
+    assert t.phase == "finished" and rounds_seen == [1, 2, 3]
+    assert all(tb["result"]["how"] == "played" for rnd in t.rounds for tb in rnd["tables"])
+    document = services.tournament_reads.document(tid)
+    assert document == document_of(t)
+    assert document["seed"] == t.seed and document["ranking"] == t.ranking
+    assert [r["entrant"] for r in document["standings"]] == t.ranking
+    assert len(document["ratings"]) == 7 and all(r["games"] == 3 for r in document["ratings"])
+    items, cursor = services.tournament_reads.page(10, None)
+    assert [i["tournament_id"] for i in items] == [str(tid)] and cursor is None
+    assert services.tournament_reads.page(10, None, phase="running")[0] == []
+    best = services.tournament_reads.top_ratings("azul", 3)
+    assert [r["ordinal"] for r in best] == [r["ordinal"] for r in document["ratings"][:3]]
+
+    before = services.tournament_reads.document(tid)
+    services.rebuild()
+    assert services.tournament_reads.document(tid) == before
+
+
+def test_a_results_manager_started_again_from_zero_applies_nothing_twice(
+    services: Services,
+) -> None:
+    tid, tokens = organised(services, {"kind": "swiss", "rounds": 2}, 4)
+    play_tables(services, tid, tokens, random.Random(2))
+    services.catch_up()
+    t = services.tournaments.load(tid)
+    assert len(t.rounds) == 2
+    version = t.version
+    manager = services.managers["tournament_results"]
+    events = [
+        event
+        for store in services.app.stores
+        for event in store.events.get(UUID(t.rounds[0]["tables"][0]["game"]))
+    ]
+    # The same events applied again (a manager that stopped before recording its position):
+    manager.projection.process_batch(events, _tracking(services, 10**9))
+    assert services.tournaments.load(tid).version == version
+
+
+def _tracking(services: Services, notification_id: int) -> Tracking:
+    return Tracking(services.app.stores[0].name, notification_id)
