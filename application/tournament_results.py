@@ -28,6 +28,9 @@ from application.tournaments import Tournaments
 from domain.game import Game
 from domain.tournament.play_events import RoundPaired
 
+KNOWN_GAMES = 200_000
+"""How many games' "is it a table?" answers are kept (then forgotten and looked up again)."""
+
 
 class TrackingView(Protocol):
     """Where the manager keeps its position (a tracking table of its own)."""
@@ -57,13 +60,16 @@ class ResultsManager(FollowingProjection):
         super().__init__(source, cache_bytes)
         self.view = view
         self.tournaments = tournaments
+        self._tables: dict[UUID, bool] = {}
 
     def process_batch(self, events: list[Any], tracking: Tracking) -> None:
         """Record the results of the tables that ended, create the tables of the rounds
-        paired, then record the position."""
+        paired, then record the position. Only tables' games are followed: a game's
+        ``Created`` says whether it is one, and a game first met later is looked up once."""
         paired = {e.originator_id for e in events if isinstance(e, RoundPaired)}
+        tables = [e for e in events if isinstance(e, Game.Event) and self._is_table(e)]
         ended: dict[UUID, Game] = {}
-        for _, game in self.follow(events):
+        for _, game in self.follow(tables):
             if game.tournament and is_over(game):
                 ended[game.id] = game
         for game in ended.values():
@@ -71,3 +77,22 @@ class ResultsManager(FollowingProjection):
         for tournament_id in paired:
             self.tournaments.ensure_tables(tournament_id)
         self.view.track(tracking)
+
+    def _is_table(self, stored: Game.Event) -> bool:
+        """Whether the event is of a tournament table's game (remembered per game)."""
+        game_id = stored.originator_id
+        known = self._tables.get(game_id)
+        if known is None:
+            if isinstance(stored, Game.Created):
+                known = bool(getattr(stored, "tournament", ""))
+            else:
+                known = bool(self._source.game_at(game_id, stored.originator_version).tournament)
+            if len(self._tables) >= KNOWN_GAMES:
+                self._tables.clear()
+            self._tables[game_id] = known
+        return known
+
+    def forget(self) -> None:
+        """Drop the games kept (and what is known of which games are tables)."""
+        super().forget()
+        self._tables.clear()
