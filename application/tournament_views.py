@@ -9,11 +9,12 @@ digests, the tables' secret.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from domain.jsonvalue import copy_json
 from domain.tournament.aggregate import Tournament
-from domain.tournament.ratings import RatedGame, rate
+from domain.tournament.ratings import RatedGame, Rating, rate
 from domain.tournament.rounds import rounds_planned
 from domain.tournament.standings import standing_rows
 
@@ -33,10 +34,13 @@ def rated_games(tournament: Tournament) -> list[RatedGame]:
     ]
 
 
-def ratings_of(tournament: Tournament) -> list[dict[str, Any]]:
+def ratings_of(
+    tournament: Tournament, rated: Mapping[str, Rating] | None = None
+) -> list[dict[str, Any]]:
     """Every numbered entrant's OpenSkill rating in this tournament's game kind, best
-    ``ordinal`` first (ties by pairing number)."""
-    rated = rate(rated_games(tournament))
+    ``ordinal`` first (ties by pairing number); ``rated``: the ratings after the tournament's
+    rated games, when the caller has them already."""
+    rated = rated if rated is not None else rate(rated_games(tournament))
     rows = []
     for key, entrant in tournament.entrants.items():
         if entrant["number"] is None:
@@ -79,8 +83,11 @@ def summary_of(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def document_of(tournament: Tournament) -> dict[str, Any]:
-    """The tournament's public document (module docstring)."""
+def document_of(
+    tournament: Tournament, rated: Mapping[str, Rating] | None = None
+) -> dict[str, Any]:
+    """The tournament's public document (module docstring); ``rated`` as for
+    :func:`ratings_of`."""
     names = {key: e["name"] for key, e in tournament.entrants.items()}
     rounds = [
         {
@@ -114,5 +121,5 @@ def document_of(tournament: Tournament) -> dict[str, Any]:
         "standings": standing_rows(tournament) if tournament.rounds else [],
         "history": copy_json(tournament.acts),
         "ranking": list(tournament.ranking),
-        "ratings": ratings_of(tournament),
+        "ratings": ratings_of(tournament, rated),
     }

@@ -15,6 +15,7 @@ transparency log as it is then.
 from __future__ import annotations
 
 import base64
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 from uuid import UUID
@@ -23,9 +24,10 @@ import orjson
 from eventsourcing.persistence import Tracking
 
 from application.errors import BadRequest, NotFound
-from application.tournament_views import document_of, ratings_of, summary_of
+from application.tournament_views import document_of, rated_games, ratings_of, summary_of
 from domain.tournament.aggregate import Tournament
 from domain.tournament.event_base import TournamentEvent
+from domain.tournament.ratings import RatedGame, Rating, rate
 
 PHASES = ("registration", "check-in", "running", "finished")
 
@@ -57,8 +59,8 @@ class RatingRow:
     document: str
 
 
-def row_of(tournament: Tournament) -> TournamentRow:
-    """The read model's rows of a tournament as it is."""
+def row_of(tournament: Tournament, rated: Mapping[str, Rating] | None = None) -> TournamentRow:
+    """The read model's rows of a tournament as it is (``rated``: its ratings, when known)."""
     ratings = [
         RatingRow(
             str(tournament.id),
@@ -67,7 +69,7 @@ def row_of(tournament: Tournament) -> TournamentRow:
             rating["ordinal"],
             orjson.dumps(rating).decode(),
         )
-        for rating in ratings_of(tournament)
+        for rating in ratings_of(tournament, rated)
     ]
     summary = summary_of(tournament)
     return TournamentRow(
@@ -77,7 +79,7 @@ def row_of(tournament: Tournament) -> TournamentRow:
         created_at=summary["created_at"],
         version=tournament.version,
         summary=orjson.dumps(summary).decode(),
-        document=orjson.dumps(document_of(tournament)).decode(),
+        document=orjson.dumps(document_of(tournament, rated)).decode(),
         ratings=ratings,
     )
 
@@ -127,6 +129,7 @@ class TournamentsProjection:
         self.view = view
         self._source = source
         self._cache: dict[UUID, Tournament] = {}
+        self._rated: dict[UUID, tuple[list[RatedGame], dict[str, Rating]]] = {}
 
     def process_batch(self, events: list[Any], tracking: Tracking) -> None:
         """Each tournament's rows as the batch's last event of it leaves it, and the
@@ -135,11 +138,26 @@ class TournamentsProjection:
         for stored in events:
             if isinstance(stored, TournamentEvent):
                 latest[stored.originator_id] = self._advance(stored)
-        self.view.apply_tournaments([row_of(t) for t in latest.values()], tracking)
+        self.view.apply_tournaments(
+            [row_of(t, self._ratings(t)) for t in latest.values()], tracking
+        )
+
+    def _ratings(self, tournament: Tournament) -> dict[str, Rating]:
+        """The tournament's ratings, rating only the games rated since the last time when
+        the earlier ones are unchanged (a correction rates them all again)."""
+        games = rated_games(tournament)
+        known, ratings = self._rated.get(tournament.id, ([], {}))
+        unchanged = games[: len(known)] == known
+        ratings = rate(games[len(known) :], ratings) if unchanged else rate(games)
+        if len(self._rated) > 256:
+            self._rated.clear()
+        self._rated[tournament.id] = (games, ratings)
+        return ratings
 
     def forget(self) -> None:
         """Drop the tournaments kept (after a rebuild)."""
         self._cache.clear()
+        self._rated.clear()
 
     def _advance(self, stored: TournamentEvent) -> Tournament:
         key = stored.originator_id

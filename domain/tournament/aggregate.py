@@ -37,7 +37,6 @@ from domain.randomness import RandomStream
 from domain.registry import rules_for
 from domain.text import plain_text
 from domain.tournament import chain, registration, results, rounds
-from domain.tournament.errors import RoundRefused
 from domain.tournament.event_base import TournamentEvent
 from domain.tournament.format import normalise_format, pairing_settings
 from domain.tournament.pairing import Round, draw_numbers, pair_round
@@ -449,6 +448,7 @@ class Tournament(Aggregate):
     ) -> None:
         """Correct a decided table's result (rounds already paired stay as they were)."""
         reason = plain_text("reason", reason)
+        rounds.check_running(self)
         number, table = rounds.find_table(self, game_id)
         rounds.check_decided(table)
         players = len(table["seats"])
@@ -469,6 +469,7 @@ class Tournament(Aggregate):
     def penalise(self, entrant_id: str, points: int | float, reason: str) -> None:
         """Deduct ``points`` (> 0) tournament points from a numbered entrant."""
         reason = plain_text("reason", reason)
+        rounds.check_running(self)
         results.check_penalty(self.entrants, entrant_id, points)
         self._trigger(
             PenaltyAwarded,
@@ -481,8 +482,7 @@ class Tournament(Aggregate):
     def disqualify(self, entrant_id: str, reason: str) -> None:
         """Disqualify an entrant of a running tournament who has not left."""
         reason = plain_text("reason", reason)
-        if self.phase != "running":
-            raise RoundRefused("tournament-not-running", "The tournament is not running.")
+        rounds.check_running(self)
         registration.check_staying(self.entrants, entrant_id)
         self._trigger(
             EntrantDisqualified, entrant=entrant_id, reason=reason, round=len(self.rounds)

@@ -81,12 +81,18 @@ def is_over(state: Any, active: int) -> bool:
     return active < max(2, smallest)
 
 
+def check_running(state: Any) -> None:
+    """The arbiter acts on a running tournament only (``tournament-not-running``): once
+    finished, its results and ranking are final."""
+    if state.phase != "running":
+        raise RoundRefused("tournament-not-running", "The tournament is not running.")
+
+
 def check_next_round(state: Any, active: int) -> int:
     """The number of the next round, if one may be paired now: the tournament runs
     (``tournament-not-running``), the last round is over (``round-not-over``) and the
     tournament is not (``no-round-left``)."""
-    if state.phase != "running":
-        raise RoundRefused("tournament-not-running", "The tournament is not running.")
+    check_running(state)
     if state.rounds and not round_over(state.rounds[-1]):
         raise RoundRefused("round-not-over", "A table of the last round has no result yet.")
     if is_over(state, active):
@@ -97,8 +103,7 @@ def check_next_round(state: Any, active: int) -> int:
 def check_finish(state: Any) -> None:
     """The organiser may finish a running tournament once its last round is over, and after
     at least one round (``tournament-not-running``, ``round-not-over``, ``no-round-yet``)."""
-    if state.phase != "running":
-        raise RoundRefused("tournament-not-running", "The tournament is not running.")
+    check_running(state)
     if not state.rounds:
         raise RoundRefused("no-round-yet", "No round has been played.")
     if not round_over(state.rounds[-1]):

@@ -22,6 +22,7 @@ late entrants) are ranked.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -48,6 +49,8 @@ class Tally:
     opponents: Counter[str] = field(default_factory=Counter)
     seats: list[tuple[int, int]] = field(default_factory=list)
     floats: list[int] = field(default_factory=list)
+    finishes: list[tuple[int, tuple[tuple[str, int], ...]]] = field(default_factory=list)
+    """Per decided table: the entrant's rank and every other seat's entrant and rank."""
     reach: tuple[int, int] = (0, 0)
     """Elimination: (last round seated or given a bye, minus the rank there)."""
     eliminated_in: int | None = None
@@ -123,6 +126,12 @@ def _table(
         tally = found[key]
         tally.seats.append((seat, players))
         tally.opponents.update(other for other in seats if other != key)
+        tally.finishes.append(
+            (
+                outcome["ranks"][seat],
+                tuple((o, outcome["ranks"][s]) for s, o in enumerate(seats) if o != key),
+            )
+        )
         tally.points += share
         tally.score += outcome["scores"][seat]
         tally.games += 1
@@ -153,7 +162,8 @@ def standing_rows(state: Any) -> list[dict[str, Any]]:
     found = tallies(state)
     entrants = state.entrants
     points = {key: _points(t) for key, t in found.items()}
-    order = standing_order(state, found)
+    buchholz = _buchholz(found, points)
+    order = standing_order(state, found, buchholz)
     rows = []
     for place, key in enumerate(order, start=1):
         tally = found[key]
@@ -167,9 +177,7 @@ def standing_rows(state: Any) -> list[dict[str, Any]]:
                 "status": entrant["status"],
                 "points": _plain(points[key]),
                 "score": tally.score,
-                "buchholz": _plain(
-                    sum((points[o] * n for o, n in tally.opponents.items()), Fraction(0))
-                ),
+                "buchholz": _plain(buchholz[key]),
                 "seat": round(_seat(tally), 6),
                 "games": tally.games,
                 "byes": tally.byes,
@@ -191,7 +199,11 @@ def _seat(tally: Tally) -> float:
     return sum(seat / (players - 1) for seat, players in tally.seats) / len(tally.seats)
 
 
-def standing_order(state: Any, found: Mapping[str, Tally] | None = None) -> list[str]:
+def standing_order(
+    state: Any,
+    found: Mapping[str, Tally] | None = None,
+    buchholz: Mapping[str, Fraction] | None = None,
+) -> list[str]:
     """The numbered entrants from first to last (module docstring)."""
     found = found if found is not None else tallies(state)
     entrants = state.entrants
@@ -200,8 +212,9 @@ def standing_order(state: Any, found: Mapping[str, Tally] | None = None) -> list
     if state.format["kind"] == "elimination":
         keys.append(lambda key, _: found[key].reach)
     keys.append(lambda key, _: points[key])
+    buchholz = buchholz if buchholz is not None else _buchholz(found, points)
     for name in state.format["tie_breaks"]:
-        keys.append(_tie_break(name, found, points, state))
+        keys.append(_tie_break(name, found, buchholz))
     disqualified = [k for k in found if entrants[k]["status"] == "disqualified"]
     ranked = [k for k in found if entrants[k]["status"] != "disqualified"]
     ordered = _refine(sorted(ranked, key=lambda k: entrants[k]["number"]), keys)
@@ -226,38 +239,44 @@ def _refine(group: list[str], keys: Sequence[Callable[[str, Sequence[str]], Any]
     return result
 
 
+def _buchholz(found: Mapping[str, Tally], points: Mapping[str, Fraction]) -> dict[str, Fraction]:
+    """Each entrant's Buchholz: its opponents' points, once per meeting (summed as whole
+    numbers over the points' common denominator: exact, and cheap)."""
+    common = math.lcm(*(p.denominator for p in points.values())) if points else 1
+    whole = {key: int(p * common) for key, p in points.items()}
+    return {
+        key: Fraction(sum(whole[o] * n for o, n in tally.opponents.items()), common)
+        for key, tally in found.items()
+    }
+
+
 def _tie_break(
-    name: str, found: Mapping[str, Tally], points: Mapping[str, Fraction], state: Any
+    name: str, found: Mapping[str, Tally], buchholz: Mapping[str, Fraction]
 ) -> Callable[[str, Sequence[str]], Any]:
     """The value of tie-break ``name`` (greater is better) of an entrant within its run."""
     if name == "score":
         return lambda key, _: found[key].score
     if name == "buchholz":
-        return lambda key, _: sum(
-            (points[o] * n for o, n in found[key].opponents.items()), Fraction(0)
-        )
+        return lambda key, _: buchholz[key]
     if name == "seat":
         return lambda key, _: Fraction(_seat(found[key])).limit_denominator(10**6)
-    return lambda key, run: head_to_head(state, key, run)
+    return lambda key, run: _head_to_head(found[key], key, run)
+
+
+def _head_to_head(tally: Tally, key: str, run: Sequence[str]) -> int:
+    others = set(run) - {key}
+    total = 0
+    for mine, rest in tally.finishes:
+        for other, theirs in rest:
+            if other in others:
+                total += (mine < theirs) - (mine > theirs)
+    return total
 
 
 def head_to_head(state: Any, key: str, run: Sequence[str]) -> int:
     """+1 for each entrant of ``run`` that ``key`` finished ahead of at a decided table, -1
     for each it finished behind (docs/tournaments.md, "Tie-breaks")."""
-    others = set(run) - {key}
-    total = 0
-    for rnd in state.rounds:
-        for table in rnd["tables"]:
-            outcome = table["result"]
-            seats = table["seats"]
-            if outcome is None or key not in seats:
-                continue
-            mine = outcome["ranks"][seats.index(key)]
-            for seat, other in enumerate(seats):
-                if other in others:
-                    theirs = outcome["ranks"][seat]
-                    total += (mine < theirs) - (mine > theirs)
-    return total
+    return _head_to_head(tallies(state)[key], key, run)
 
 
 def pairing_inputs(state: Any) -> list[Entrant]:

@@ -84,6 +84,41 @@ def test_the_followers_run_a_tournament_to_its_end(services: Services) -> None:
     assert services.tournament_reads.document(tid) == before
 
 
+def test_a_correction_re_rates_and_the_read_model_follows(services: Services) -> None:
+    desk = services.tournaments
+    created = desk.create("azul", {}, None, {"kind": "swiss", "rounds": 3}, "Correction Cup")
+    tid = created.tournament_id
+    tokens = {}
+    for i in range(4):
+        registered = desk.register(tid, f"entrant {i}")
+        tokens[registered.entrant] = registered.token
+    desk.organiser(tid, created.organiser_token, lambda t: t.open_check_in())
+    for token in tokens.values():
+        desk.check_in(tid, token)
+    desk.organiser(tid, created.organiser_token, lambda t: t.start())
+    bot = random.Random(8)
+    play_tables(services, tid, tokens, bot)
+    services.catch_up()
+    services.catch_up()
+    play_tables(services, tid, tokens, bot)
+    services.catch_up()
+    services.catch_up()
+    t = desk.load(tid)
+    first = t.rounds[0]["tables"][0]
+    flipped = [2, 1] if first["result"]["ranks"] == [1, 2] else [1, 2]
+    desk.organiser(
+        tid,
+        created.organiser_token,
+        lambda t: t.correct_result(first["game"], flipped, None, "score sheet misread"),
+    )
+    services.catch_up()
+    t = desk.load(tid)
+    document = services.tournament_reads.document(tid)
+    assert document == document_of(t)  # the ratings re-rated from the corrected game on
+    assert document["history"][-1]["act"] == "correct"
+    assert document["history"][-1]["reason"] == "score sheet misread"
+
+
 def test_a_results_manager_started_again_from_zero_applies_nothing_twice(
     services: Services,
 ) -> None:

@@ -261,7 +261,7 @@ def test_a_correction_moves_the_standings_but_not_a_round_already_paired() -> No
     play_round(t, rng)
     second = [list(tb["seats"]) for tb in t.rounds[1]["tables"]]
     table = t.rounds[0]["tables"][0]
-    flipped = [2 if r == 1 else 1 for r in table["result"]["ranks"]]
+    flipped = [2, 1] if table["result"]["ranks"] == [1, 2] else [1, 2]
     before = row(t, table["seats"][0])["points"]
     t.correct_result(table["game"], flipped, None, "wrong winner entered")
     assert row(t, table["seats"][0])["points"] != before
