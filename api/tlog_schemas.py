@@ -17,7 +17,8 @@ AT = validate.Regexp(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
 SIGNATURE = validate.Regexp(r"^[A-Za-z0-9_-]{86}$")
 COUNT = validate.Range(min=0)
 GAME_NAME = validate.Regexp(
-    r"^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|sha256:[0-9a-f]{64})$"
+    r"^((tournament:)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+    r"|sha256:[0-9a-f]{64})$"
 )
 
 
@@ -41,7 +42,8 @@ class CheckpointSchema(Closed):
         validate=GAME_NAME,
         metadata={
             "description": "The game's id; a private game's is 'sha256:' and the SHA-256 (hex) "
-            "of its id (docs/audit.md, 'Signed checkpoints')"
+            "of its id; a tournament's chain is 'tournament:' and its id (docs/audit.md, "
+            "'Signed checkpoints')"
         },
     )
     version = fields.Integer(

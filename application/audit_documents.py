@@ -123,8 +123,8 @@ def checkpoint(value: Any, where: str) -> dict[str, Any]:
     _format(found, where, CHECKPOINT_FORMAT)
     if not is_game_name(_field(found, "game", where)):
         raise DocumentError(
-            f"{where}.game must be a game id (a lowercase UUID), or sha256: and 64 lowercase "
-            "hex digits (a private game's)"
+            f"{where}.game must be a game id (a lowercase UUID), sha256: and 64 lowercase "
+            "hex digits (a private game's), or tournament: and a lowercase UUID"
         )
     _whole(found, "version", where, 1)
     _matching(found, "chain_head", where, _HASH)

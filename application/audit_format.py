@@ -150,7 +150,7 @@ _GAME: dict[str, tuple[type, ...]] = {
     "analysis": (dict, type(None)),
     "created_at": (str,),
 }
-_EVENT: dict[str, tuple[type, ...]] = {
+EVENT_SHAPE: dict[str, tuple[type, ...]] = {
     "version": (int,),
     "type": (str,),
     "timestamp": (str,),
@@ -169,8 +169,8 @@ def check_structure(record: Any) -> None:
         raise Discrepancy("a game record is a JSON object")
     if record.get("format") != FORMAT or record.get("format_version") != FORMAT_VERSION:
         raise Discrepancy(f"not a {FORMAT} of format_version {FORMAT_VERSION}")
-    _fields(record, _TOP, "")
-    _fields(record["game"], _GAME, "game.")
+    check_fields(record, _TOP, "")
+    check_fields(record["game"], _GAME, "game.")
     try:
         game_id = str(UUID(record["game"]["id"]))
     except ValueError:
@@ -182,11 +182,13 @@ def check_structure(record: Any) -> None:
     for index, item in enumerate(record["events"], start=1):
         if not isinstance(item, dict):
             raise Discrepancy(f"events[{index - 1}] is not an object")
-        _fields(item, _EVENT, f"events[{index - 1}].")
-        _well_formed(item)
+        check_fields(item, EVENT_SHAPE, f"events[{index - 1}].")
+        check_event_form(item)
 
 
-def _fields(value: dict[str, Any], shape: dict[str, tuple[type, ...]], prefix: str) -> None:
+def check_fields(value: dict[str, Any], shape: dict[str, tuple[type, ...]], prefix: str) -> None:
+    """Raise :class:`Discrepancy` unless ``value`` has every field of ``shape`` with one of
+    its JSON types (named ``prefix`` + field in the message)."""
     for key, types in shape.items():
         if key not in value:
             raise Discrepancy(f"{prefix}{key} is missing")
@@ -196,7 +198,9 @@ def _fields(value: dict[str, Any], shape: dict[str, tuple[type, ...]], prefix: s
             raise Discrepancy(f"{prefix}{key} must be {names}, not {show(field)}")
 
 
-def _well_formed(item: dict[str, Any]) -> None:
+def check_event_form(item: dict[str, Any]) -> None:
+    """Raise :class:`Discrepancy` unless the event's hashes are 64 lowercase hex digits and
+    its timestamp is in the ledger's form (its fields' types are checked already)."""
     version: int = item["version"]
     name: str = item["type"]
     if not _HASH.fullmatch(item["hash"]):

@@ -21,12 +21,13 @@ from application.signing import PublicKey
 def against_given(
     head: TreeHead, given: Any, keys: KeyPolicy, carried: PublicKey, place: tuple[str, int]
 ) -> bool:
-    """Rule 6: the record's tree head against the one the user kept (``place``: the game id
-    and the checkpoint's leaf index, for the advice); whether the given head's signature was
+    """Rule 6: the record's tree head against the one the user kept (``place``: the path of
+    the record in the API, ``/api/v1/games/{id}/record``, and the checkpoint's leaf index, for
+    the advice); whether the given head's signature was
     checked. Two heads of one size with different roots are called a rewritten log only when
     both are signed by pinned keys (a signed proof of misbehaviour); unpinned, heads signed by
     different keys are not compared at all (docs/audit.md, "The rules", 6)."""
-    game_id, index = place
+    path, index = place
     kept = documents.tree_head(given, "the tree head given")
     key = carried if carried.key_id == kept.key_id else None
     checked = keys.check(
@@ -58,7 +59,7 @@ def against_given(
     raise DocumentError(
         f"the record's inclusion proof is for tree size {head.size}, the tree head given is of "
         f"size {kept.size}: export the record again with --tree-size {kept.size} (or GET "
-        f"/api/v1/games/{game_id}/record?tree_size={kept.size})"
+        f"{path}?tree_size={kept.size})"
     )
 
 

@@ -23,6 +23,7 @@ The first rule broken raises :class:`application.audit_format.Discrepancy` namin
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -160,13 +161,34 @@ def _no_checkpoint_refused(record: dict[str, Any], keys: KeyPolicy) -> str:
 def _check(
     record: dict[str, Any], field: Any, keys: KeyPolicy, given: Any | None
 ) -> TransparencyReport:
+    return check_field(
+        field,
+        keys,
+        given,
+        belongs=lambda checkpoint: _belongs(record, checkpoint),
+        path=f"/api/v1/games/{record['game']['id']}/record",
+    )
+
+
+def check_field(
+    field: Any,
+    keys: KeyPolicy,
+    given: Any | None,
+    *,
+    belongs: Callable[[dict[str, Any]], None],
+    path: str,
+) -> TransparencyReport:
+    """Rules 2 to 6 on a record's ``transparency`` field: ``belongs`` is rule 2 for the
+    record's own chain (a game's, :func:`_belongs`; a tournament's,
+    :mod:`application.audit_tournament_checkpoint`), ``path`` the record's path in the API for
+    rule 6's advice. Raises :class:`DocumentError` or :class:`SignatureRefused`."""
     if not isinstance(field, dict):
         raise DocumentError("transparency must be an object or null")
     for name in FIELDS:
         if name not in field:
             raise DocumentError(f"transparency.{name} is missing")
     checkpoint = documents.checkpoint(field["checkpoint"], "transparency.checkpoint")
-    _belongs(record, checkpoint)
+    belongs(checkpoint)
     carried = _signed_checkpoint(field, checkpoint, keys)
     head = documents.tree_head(field["tree_head"], "transparency.tree_head")
     key_for_head = carried if carried.key_id == head.key_id else None
@@ -186,8 +208,7 @@ def _check(
             f"{head.size} (the checkpoint, its place, the proof or the tree head was changed)"
         )
     if given is not None:
-        place = (record["game"]["id"], index)
-        checked = against_given(head, given, keys, carried, place) and checked
+        checked = against_given(head, given, keys, carried, (path, index)) and checked
     return TransparencyReport(
         checked=checked,
         key_id=checkpoint["key_id"],

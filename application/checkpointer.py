@@ -16,7 +16,13 @@
 
 Every game is logged; a private game under the SHA-256 of its id, not the id itself
 (:func:`application.checkpoints.log_name`; docs/audit.md, "Signed checkpoints": the log is
-public, and a private game's id is known only to whom it was given)."""
+public, and a private game's id is known only to whom it was given).
+
+A tournament's hash chain is logged the same way under ``tournament:<id>``
+(:func:`application.checkpoints.tournament_log_name`; docs/tournaments.md, "The tournament
+record"): ``TournamentFinished`` gets an ``ended: true`` checkpoint at once, every other event
+of a tournament makes its head pending for the schedule. The event carries its own hash, so
+no tournament is loaded."""
 
 from __future__ import annotations
 
@@ -26,10 +32,18 @@ from typing import Any
 
 from eventsourcing.persistence import Tracking
 
-from application.checkpoints import SignedCheckpoint, Signer, log_name, sign_checkpoint
+from application.checkpoints import (
+    SignedCheckpoint,
+    Signer,
+    log_name,
+    sign_checkpoint,
+    tournament_log_name,
+)
 from application.projections.following import CACHE_BYTES, FollowingProjection, GameSource
 from application.tlog import LogStore, LogTransaction, Pending, append
 from domain.game import Game
+from domain.tournament.event_base import TournamentEvent
+from domain.tournament.play_events import TournamentFinished
 
 SCHEDULE_SLACK = 0.9
 """A scheduled run goes ahead when the last one (by any process) is at least this fraction
@@ -43,7 +57,8 @@ def is_over(game: Game) -> bool:
 
 class CheckpointProjection(FollowingProjection):
     """Follows the event log into the transparency log: ``ended`` checkpoints at once,
-    running games' heads as pending (the log store's tracking keeps its position)."""
+    running games' and tournaments' heads as pending (the log store's tracking keeps its
+    position)."""
 
     name = "checkpoints"
     view: LogStore
@@ -69,6 +84,16 @@ class CheckpointProjection(FollowingProjection):
                 )
             else:
                 pending[game_id] = Pending(game_id, game.version, game.chain_head)
+        for stored in events:
+            if not isinstance(stored, TournamentEvent):
+                continue
+            name = tournament_log_name(str(stored.originator_id))
+            version = stored.originator_version
+            if isinstance(stored, TournamentFinished):
+                pending.pop(name, None)
+                ended.append(sign_checkpoint(keyring, name, version, stored.hash, ended=True))
+            else:
+                pending[name] = Pending(name, version, stored.hash)
         with self.view.transaction() as tx:
             tx.track(tracking)
             append(tx, keyring, ended)

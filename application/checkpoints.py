@@ -9,13 +9,15 @@ unpadded base64url, hashes lowercase hex.
 
 A checkpoint::
 
-    {"format": "gameledger-checkpoint/1", "game": "<uuid, or sha256:<64 hex>>", "version": <int>,
+    {"format": "gameledger-checkpoint/1", "game": "<uuid, sha256:<64 hex> or tournament:<uuid>>",
+     "version": <int>,
      "chain_head": "<64 hex>", "ended": <bool>, "at": "<UTC ISO 8601, ...Z>",
      "key_id": "<16 hex>"}
 
-names the game by its id, or a private game by the SHA-256 of its id (:func:`log_name`), and
-is signed with Ed25519 by the key ``key_id``; its leaf in the Merkle log is exactly its
-canonical bytes (the leaf hash is ``SHA-256(0x00 || bytes)``, :func:`domain.merkle.leaf_hash`).
+names the game by its id, or a private game by the SHA-256 of its id (:func:`log_name`), or a
+tournament's chain by ``tournament:`` and its id (:func:`tournament_log_name`), and is signed
+with Ed25519 by the key ``key_id``; its leaf in the Merkle log is exactly its canonical bytes
+(the leaf hash is ``SHA-256(0x00 || bytes)``, :func:`domain.merkle.leaf_hash`).
 The signature is kept beside the entry, not in the leaf.
 
 A signed tree head is ``{"format": "gameledger-tree-head/1", "size", "root_hash", "at",
@@ -43,6 +45,9 @@ _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 _KEY_ID = re.compile(r"^[0-9a-f]{16}$")
 _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 _DIGEST = re.compile(r"^sha256:[0-9a-f]{64}$")
+_TOURNAMENT = re.compile(
+    r"^tournament:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
+)
 _AT = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
 _SIGNATURE = re.compile(r"^[A-Za-z0-9_-]{86}$")
 
@@ -94,10 +99,24 @@ def log_name(game_id: str, private: bool) -> str:
     return PRIVATE_PREFIX + hashlib.sha256(game_id.lower().encode("ascii")).hexdigest()
 
 
+TOURNAMENT_PREFIX: Final = "tournament:"
+"""How a tournament's name in the log begins (:func:`tournament_log_name`)."""
+
+
+def tournament_log_name(tournament_id: str) -> str:
+    """The name of a tournament's hash chain in the log (docs/tournaments.md, "The tournament
+    record"): ``tournament:`` and its id (tournaments are public). A tournament's chain is
+    checkpointed as a game's is, ``ended`` at ``TournamentFinished``."""
+    return TOURNAMENT_PREFIX + tournament_id.lower()
+
+
 def is_game_name(value: Any) -> bool:
-    """Whether ``value`` is a game's name in the log: a lowercase UUID, or ``sha256:`` and
-    64 lowercase hex digits (a private game's)."""
-    return isinstance(value, str) and bool(_UUID.match(value) or _DIGEST.match(value))
+    """Whether ``value`` is a name in the log: a game's lowercase UUID, ``sha256:`` and 64
+    lowercase hex digits (a private game's), or ``tournament:`` and a lowercase UUID (a
+    tournament's chain)."""
+    return isinstance(value, str) and bool(
+        _UUID.match(value) or _DIGEST.match(value) or _TOURNAMENT.match(value)
+    )
 
 
 def canonical_json(value: Any) -> bytes:

@@ -303,12 +303,20 @@ def test_a_public_games_checkpoint_never_names_it_by_a_digest(
     )
 
 
-def test_a_checkpoint_names_a_game_in_one_of_two_forms(record: dict[str, Any]) -> None:
-    for name in ("sha256:" + "AB" * 32, "sha256:ab", "ab" * 32, record["game"]["id"].upper()):
+def test_a_checkpoint_names_a_game_in_one_of_three_forms(record: dict[str, Any]) -> None:
+    game_id = record["game"]["id"]
+    for name in (
+        "sha256:" + "AB" * 32,
+        "sha256:ab",
+        "ab" * 32,
+        game_id.upper(),
+        "tournament:" + game_id.upper(),
+        "tournament:ab",
+    ):
         record["transparency"]["checkpoint"]["game"] = name
         assert refused(verify_record(record)) == (
-            "transparency.checkpoint.game must be a game id (a lowercase UUID), or sha256: and "
-            "64 lowercase hex digits (a private game's)"
+            "transparency.checkpoint.game must be a game id (a lowercase UUID), sha256: and 64 "
+            "lowercase hex digits (a private game's), or tournament: and a lowercase UUID"
         )
 
 
