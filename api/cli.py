@@ -17,7 +17,10 @@
   NEW [...]`` — a record checked, with its checkpoint in the transparency log, and the log
   checked to have only grown (api/cli_verify.py; docs/audit.md);
 * ``keys show [--json]``, ``keys rotate`` — the service signing key (api/cli_keys.py;
-  docs/audit.md, "Service signing key")."""
+  docs/audit.md, "Service signing key");
+* ``tournament export ID``, ``tournament simulate --game G --entrants N --format F ...`` —
+  a finished tournament's record, and a whole tournament played by bots, exported and
+  verified (api/cli_tournament.py; docs/tournaments.md)."""
 
 from __future__ import annotations
 
@@ -35,7 +38,7 @@ from uuid import UUID
 import psycopg
 from eventsourcing.persistence import PersistenceError
 
-from api import cli_keys, cli_verify
+from api import cli_keys, cli_tournament, cli_verify
 from application import lobby
 from application.records import export_record, import_record
 from application.simulation import simulate
@@ -102,6 +105,7 @@ def _parser() -> argparse.ArgumentParser:
         handler=_expire
     )
     _audit_parsers(commands)
+    cli_tournament.add_parsers(commands, _json_object)
     cli_keys.add_parsers(commands)
     return parser
 

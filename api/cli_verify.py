@@ -3,8 +3,10 @@
 
 * ``verify FILE [--key B64URL]... [--keys FILE] [--tree-head FILE] [--json]`` — every check of
   a record, then its checkpoint by the key policy (the pinned keys are the union of ``--key``
-  and ``--keys``) and against a tree head the user kept. Exit 0 valid, 1 invalid, 2 an input
-  that cannot be read (a record, key or tree head file that is missing or not of its format);
+  and ``--keys``) and against a tree head the user kept; a tournament record (its ``format``
+  says so) is verified as one (docs/tournaments.md, "Verifying a tournament"). Exit 0 valid,
+  1 invalid, 2 an input that cannot be read (a record, key or tree head file that is missing
+  or not of its format);
 * ``verify-log OLD NEW [--key]... [--keys FILE] [--proof FILE | --server URL] [--json]`` —
   OLD and NEW are signed tree head files; the consistency proof comes from a saved answer,
   from ``GET URL/api/v1/log/proofs/consistency``, or else from the configured store. Exit 0
@@ -28,10 +30,12 @@ from application import audit_documents as documents
 from application.audit_documents import ConsistencyAnswer, DocumentError, TreeHead
 from application.audit_keys import KeyPolicy
 from application.audit_log import ProofSource, head_missing, verify_log
+from application.audit_tournament import TournamentReport, verify_tournament_record
+from application.audit_tournament_format import is_tournament_record
 from application.errors import NotFound
 from application.signing import PublicKey
 from application.transparency import LogRequestRefused, consistency
-from application.verification import verify_record
+from application.verification import VerificationReport, verify_record
 from domain.jsonvalue import JsonRefused, strict_loads
 from infrastructure.config import Settings
 from infrastructure.container import build_services
@@ -161,7 +165,11 @@ def _verify(args: argparse.Namespace) -> int:
         given = read_json(args.tree_head, "a tree head")
         _parsed(documents.tree_head, given, args.tree_head, "the tree head given")
     record = read_json(args.file, "a record")
-    report = verify_record(record, pinned_keys=keys.pinned, tree_head=given)
+    report: VerificationReport | TournamentReport
+    if is_tournament_record(record):
+        report = verify_tournament_record(record, pinned_keys=keys.pinned, tree_head=given)
+    else:
+        report = verify_record(record, pinned_keys=keys.pinned, tree_head=given)
     print(json.dumps(report.to_json()) if args.json else report.summary)
     return 0 if report.ok else 1
 

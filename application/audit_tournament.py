@@ -52,7 +52,9 @@ class TournamentReport:
     first ``discrepancy`` with the event it is at (``version``, ``event_type``; ``None`` for
     the record's own fields). Counts: its ``events``, ``entrants`` (with a pairing number),
     ``rounds``, ``tables`` by how they were decided, the game records ``games_verified`` and
-    the moves their rules re-decided, the arbiter's acts. ``transparency``: what its
+    the moves their rules re-decided, the arbiter's acts, the tables the arbiter decided
+    whose game's record the record does not carry (allowed: docs/tournaments.md, "Verifying a
+    tournament"; said in the summary). ``transparency``: what its
     checkpoint check found (``None``: the record has none)."""
 
     ok: bool
@@ -69,6 +71,7 @@ class TournamentReport:
     games_verified: int = 0
     moves_redecided: int = 0
     arbiter_acts: int = 0
+    arbiter_tables_without_game: int = 0
     winner: str | None = None
     discrepancy: str | None = None
     version: int | None = None
@@ -151,6 +154,11 @@ def _report(
         f"{games} game records verified ({moves} moves re-decided by the rules), "
         f"{len(tournament.acts)} arbiter's acts; won by {winner}."
     )
+    if tables.without_record:
+        head += (
+            f" {tables.without_record} table(s) decided by the arbiter without its game's "
+            "record: nothing in this record shows how that game went."
+        )
     sentence = NO_CHECKPOINT if transparency is None else transparency.sentence(events)
     return TournamentReport(
         ok=True,
@@ -166,6 +174,7 @@ def _report(
         games_verified=games,
         moves_redecided=moves,
         arbiter_acts=len(tournament.acts),
+        arbiter_tables_without_game=tables.without_record,
         winner=winner,
         transparency=transparency,
     )

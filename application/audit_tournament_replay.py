@@ -184,6 +184,11 @@ class Replay:
         lead = (
             f"round {number} is not the pairing of the standings before it with the tournament seed"
         )
+        if recorded.get("byes") != expected["byes"]:
+            return (
+                f"{lead}: byes recorded {self._names(recorded.get('byes'))}, the pairing gives "
+                f"{self._names(expected['byes'])}"
+            )
         tables = recorded.get("tables")
         if not isinstance(tables, list) or len(tables) != len(expected["tables"]):
             count = len(tables) if isinstance(tables, list) else show(tables)
@@ -201,11 +206,6 @@ class Replay:
                     f"{where}: game {show(mine.get('game'))} recorded, the table's game id is "
                     f"{theirs['game']} (fixed by the tournament, round and table)"
                 )
-        if recorded.get("byes") != expected["byes"]:
-            return (
-                f"{lead}: byes recorded {self._names(recorded.get('byes'))}, the pairing gives "
-                f"{self._names(expected['byes'])}"
-            )
         return None
 
     def _numbers_difference(self, recorded: Any, expected: dict[str, Any]) -> str | None:

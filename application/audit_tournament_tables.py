@@ -67,6 +67,8 @@ class TableGames:
                 raise Discrepancy(f"games[{index}] repeats the record of game {game_id}")
             self.by_id[game_id] = game
         self.tables: set[str] = set()
+        self.without_record = 0
+        """Tables decided by the arbiter whose game's record the record does not carry."""
 
     def seated(
         self,
@@ -156,6 +158,7 @@ class TableGames:
         """A ``TableForfeited``: no seat of a no-show moved before it."""
         game = self.by_id.get(str(data["game"]))
         if game is None:
+            self.without_record += 1
             return
         when = datetime.fromisoformat(at.timestamp)
         for entrant in data["absent"]:
@@ -176,7 +179,10 @@ class TableGames:
     def adjudicated(self, where: str, data: Mapping[str, Any], at: At) -> None:
         """A ``TableAdjudicated``: the game had not ended before it."""
         game = self.by_id.get(str(data["game"]))
-        if game is None or game["outcome"] is None:
+        if game is None:
+            self.without_record += 1
+            return
+        if game["outcome"] is None:
             return
         end = game["events"][-1]
         if datetime.fromisoformat(end["timestamp"]) <= datetime.fromisoformat(at.timestamp):
