@@ -297,17 +297,38 @@ def forged_forfeit(record: dict[str, Any]) -> tuple[dict[str, Any], str]:
 
 
 def test_a_forged_forfeit_is_contradicted_by_the_games_record(record: dict[str, Any]) -> None:
-    forged, loser = forged_forfeit(record)
+    forged, _ = forged_forfeit(record)
     forfeit = events_of(forged, "TableForfeited")[0]
     data = forfeit["data"]
     game = game_of(forged, data["game"])
-    seat = game["seats"][[s["name"] for s in game["seats"]].index(names(forged)[loser])]["seat"]
-    moves = [m for m in game["moves"] if m["seat"] == seat]
     assert refused(verify_tournament_record(forged)) == (
         f"event {forfeit['version']} (TableForfeited): round {data['round']}, table "
-        f"{data['table']} (game {data['game']}): {names(forged)[loser]} ({loser}), named a "
-        f"no-show, made {len(moves)} move(s) at seat {seat} of the table's game before the "
-        f"forfeit (the first at event {moves[0]['version']}, {moves[0]['at']})"
+        f"{data['table']} (game {data['game']}): forfeited, but the table's game was played to "
+        f"its end (event {len(game['events'])}, ranks {json.dumps(data['ranks'])}): a played "
+        "table's result is its game's outcome, which the arbiter may then correct "
+        "(ResultCorrected)"
+    )
+
+
+def test_a_no_show_who_moved(arbitrated: dict[str, Any]) -> None:
+    """The forfeit's no-show swapped for the entrant who was there (ranks following)."""
+    record = copy.deepcopy(arbitrated)
+    (forfeit,) = events_of(record, "TableForfeited")
+    data = forfeit["data"]
+    seats = events_of(record, "RoundPaired")[0]["data"]["tables"][data["table"] - 1]["seats"]
+    there = next(e for e in seats if e not in data["absent"])
+    data["absent"], data["ranks"] = [there], forfeit_ranks(seats, [there])
+    rechain(record)
+    game = game_of(record, data["game"])
+    seat = seats.index(there)
+    moves = [m for m in game["moves"] if m["seat"] == seat]
+    assert moves
+    discrepancy = refused(verify_tournament_record(record))
+    assert discrepancy == (
+        f"event {forfeit['version']} (TableForfeited): round 1, table {data['table']} (game "
+        f"{data['game']}): {names(record)[there]} ({there}), named a no-show, made "
+        f"{len(moves)} move(s) at seat {seat} of the table's game (the first at event "
+        f"{moves[0]['version']}, {moves[0]['at']})"
     )
 
 
@@ -332,6 +353,10 @@ def test_a_forged_forfeit_without_its_game_is_caught_by_the_checkpoint(
     )
     alone = verify_tournament_record(forged)  # unpinned, no checkpoint: nothing to tell by
     assert alone.ok and alone.forfeited == 1 and alone.games_verified == len(forged["games"])
+    assert alone.arbiter_tables_without_game == 1
+    assert "1 table(s) decided by the arbiter without its game's record: nothing in this " in (
+        alone.summary
+    )
     assert alone.summary.endswith("No checkpoint (not in the service's log).")
 
 
@@ -451,9 +476,10 @@ def play_some(app: GameLedger, game_id: UUID, tokens: list[str], moves: int) -> 
 
 @pytest.fixture(scope="module")
 def arbitrated(services: Services) -> dict[str, Any]:
-    """Round 1: a forfeit (a no-show who never moved), an adjudication (a game stopped after
-    four moves), a played table; round 2: a penalty, a disqualification and a correction of
-    round 1's played result before its tables are played."""
+    """Round 1: a forfeit (a no-show who never moved; the entrant there made the first move),
+    an adjudication (a game stopped after four moves), a played table; round 2: a penalty, a
+    disqualification and a correction of round 1's played result before its tables are
+    played."""
     app = services.app
     desk = Tournaments(app.games)
     created = desk.create("azul", {}, None, {"kind": "swiss", "rounds": 2}, "Arbiter Cup")
@@ -464,7 +490,9 @@ def arbitrated(services: Services) -> dict[str, Any]:
         desk.check_in(tid, entrant.token)
     desk.organiser(tid, organiser, lambda t: t.start())
     forfeit, adjudicated, played = desk.load(tid).rounds[0]["tables"]
-    no_show = forfeit["seats"][1]
+    _, (first,) = app.whose_turn(UUID(forfeit["game"]))
+    play_some(app, UUID(forfeit["game"]), seats_of(desk, tid, forfeit), 1)
+    no_show = forfeit["seats"][1 - first]
     desk.organiser(tid, organiser, lambda t: t.forfeit(forfeit["game"], [no_show], "no-show"))
     play_some(app, UUID(adjudicated["game"]), seats_of(desk, tid, adjudicated), 4)
     desk.organiser(
@@ -517,7 +545,7 @@ def test_a_forfeit_with_other_ranks(arbitrated: dict[str, Any]) -> None:
     )
 
 
-def test_an_adjudication_of_a_game_that_had_ended(services: Services) -> None:
+def test_an_adjudication_of_a_game_that_was_played_out(services: Services) -> None:
     """The service takes it (the result was not recorded yet); the verifier does not: a game
     that ended has its result from its outcome, and the arbiter corrects that."""
     app = services.app
@@ -536,5 +564,5 @@ def test_an_adjudication_of_a_game_that_had_ended(services: Services) -> None:
     (adjudicated,) = events_of(record, "TableAdjudicated")
     assert refused(verify_tournament_record(record)).startswith(
         f"event {adjudicated['version']} (TableAdjudicated): round 1, table 1 (game "
-        f"{table['game']}): adjudicated, but the table's game had ended before (event "
+        f"{table['game']}): adjudicated, but the table's game was played to its end (event "
     )
