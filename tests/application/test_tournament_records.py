@@ -6,6 +6,7 @@ forger recomputing every hash of the tournament's chain, as anyone can."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import random
@@ -566,3 +567,42 @@ def test_an_adjudication_of_a_game_that_was_played_out(services: Services) -> No
         f"event {adjudicated['version']} (TableAdjudicated): round 1, table 1 (game "
         f"{table['game']}): adjudicated, but the table's game was played to its end (event "
     )
+
+
+def test_verification_never_raises_on_a_mangled_record(record: dict[str, Any]) -> None:
+    """Any value anywhere in the events (every hash recomputed) or the record's own fields is
+    a discrepancy, never an exception."""
+    rng = random.Random(15)
+    values: list[Any] = [None, True, 0, -1, 10**30, 1.5, "", "bot-1", [], {}, [1], {"a": 1}]
+    for _ in range(60):
+        mangled = copy.deepcopy(record)
+        holder, key = rng.choice(
+            list(_slots(mangled["events"]) if rng.random() < 0.7 else _top(mangled))
+        )
+        holder[key] = rng.choice(values)
+        if rng.random() < 0.8:
+            with contextlib.suppress(TypeError, KeyError, AttributeError):  # not an event now
+                rechain(mangled)
+        report = verify_tournament_record(mangled)
+        assert report.ok == (report.discrepancy is None)
+
+
+def _slots(node: Any) -> Iterator[tuple[Any, Any]]:
+    """Every (container, key) of a JSON value."""
+    items = (
+        node.items()
+        if isinstance(node, dict)
+        else enumerate(node)
+        if isinstance(node, list)
+        else ()
+    )
+    for key, value in items:
+        yield node, key
+        yield from _slots(value)
+
+
+def _top(record: dict[str, Any]) -> Iterator[tuple[Any, Any]]:
+    for key, value in record.items():
+        if key not in ("events", "games"):
+            yield record, key
+            yield from _slots(value)
