@@ -8,11 +8,16 @@ and each result must be what the game says:
 
 * **played** (``ResultRecorded``): the game's record is required; it has ended, at the
   recorded version and chain head, with the recorded ranks and scores;
-* **forfeited** (``TableForfeited``) or **adjudicated** (``TableAdjudicated``): the record
-  may be absent; present, the game was not played to its end (a game that ended has its
-  result recorded from its outcome, which the arbiter then corrects with ``ResultCorrected``
-  if need be), and a forfeit's no-shows made no move in it. Timestamps are not compared: they
-  are the service's word, and a forger could move an act before the game's end.
+* **forfeited** (``TableForfeited``): the record may be absent; present, no seat of a no-show
+  made a move before the forfeit (the game may run on after it, and even end: it no longer
+  decides the table);
+* **adjudicated** (``TableAdjudicated``): the record may be absent; present, the game had not
+  ended before the adjudication (a game that ended has its result recorded from its outcome,
+  which the arbiter then corrects with ``ResultCorrected`` if need be).
+
+Both compare the act's timestamp with the game's: both are the service's word. A forger who
+dates a forged act before the game's facts is not contradicted by them; the tournament's
+signed checkpoint catches that (:mod:`application.audit_tournament_checkpoint`).
 
 Each finding is a :class:`application.audit_format.Discrepancy` naming the round, the table
 and the game."""
@@ -20,6 +25,7 @@ and the game."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 from typing import Any, NamedTuple
 
 from application.audit_format import Discrepancy, show
@@ -154,42 +160,46 @@ class TableGames:
         names: Mapping[str, str],
         at: At,
     ) -> None:
-        """A ``TableForfeited``: its game, if here, was not played out, and no seat of a
-        no-show made a move in it."""
-        game = self._decided_by_the_arbiter(where, data, at, "forfeited")
+        """A ``TableForfeited``: no seat of a no-show made a move in the table's game before
+        it (the game may run on after it: docs/tournaments.md, "The arbiter")."""
+        game = self._carried(data)
         if game is None:
             return
+        when = datetime.fromisoformat(at.timestamp)
         for entrant in data["absent"]:
             seat = seats.index(entrant)
-            moves = [move for move in game["moves"] if move["seat"] == seat]
+            moves = [
+                move
+                for move in game["moves"]
+                if move["seat"] == seat and datetime.fromisoformat(move["at"]) < when
+            ]
             if moves:
                 raise at.found(
                     f"{where} (game {data['game']}): {names[entrant]} ({entrant}), named a "
                     f"no-show, made {len(moves)} move(s) at seat {seat} of the table's game "
-                    f"(the first at event {moves[0]['version']}, {moves[0]['at']})"
+                    f"before the forfeit (the first at event {moves[0]['version']}, "
+                    f"{moves[0]['at']})"
                 )
 
     def adjudicated(self, where: str, data: Mapping[str, Any], at: At) -> None:
-        """A ``TableAdjudicated``: its game, if here, was not played out."""
-        self._decided_by_the_arbiter(where, data, at, "adjudicated")
+        """A ``TableAdjudicated``: the table's game had not ended before it."""
+        game = self._carried(data)
+        if game is None or game["outcome"] is None:
+            return
+        end = game["events"][-1]
+        if datetime.fromisoformat(end["timestamp"]) <= datetime.fromisoformat(at.timestamp):
+            raise at.found(
+                f"{where} (game {data['game']}): adjudicated, but the table's game had ended "
+                f"before (event {end['version']}, {end['timestamp']}, ranks "
+                f"{show(game['outcome']['ranks'])}): a game that ended has its result recorded "
+                "from its outcome, which the arbiter then corrects (ResultCorrected) if need be"
+            )
 
-    def _decided_by_the_arbiter(
-        self, where: str, data: Mapping[str, Any], at: At, act: str
-    ) -> dict[str, Any] | None:
-        """The game's record of a table the arbiter decided (None: not carried, counted);
-        refused if that game was played to its end."""
+    def _carried(self, data: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The game's record of a table the arbiter decided (None: not carried, counted)."""
         game = self.by_id.get(str(data["game"]))
         if game is None:
             self.without_record += 1
-            return None
-        if game["outcome"] is not None:
-            end = game["events"][-1]
-            raise at.found(
-                f"{where} (game {data['game']}): {act}, but the table's game was played to its "
-                f"end (event {end['version']}, ranks {show(game['outcome']['ranks'])}): a "
-                "played table's result is its game's outcome, which the arbiter may then "
-                "correct (ResultCorrected)"
-            )
         return game
 
     def check_all_seated(self) -> None:

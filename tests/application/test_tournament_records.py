@@ -298,17 +298,41 @@ def forged_forfeit(record: dict[str, Any]) -> tuple[dict[str, Any], str]:
 
 
 def test_a_forged_forfeit_is_contradicted_by_the_games_record(record: dict[str, Any]) -> None:
-    forged, _ = forged_forfeit(record)
+    """Dated when the result was recorded: after the loser's moves."""
+    forged, loser = forged_forfeit(record)
     forfeit = events_of(forged, "TableForfeited")[0]
     data = forfeit["data"]
     game = game_of(forged, data["game"])
+    seat = [s["name"] for s in game["seats"]].index(names(forged)[loser])
+    moves = [m for m in game["moves"] if m["seat"] == seat]
     assert refused(verify_tournament_record(forged)) == (
         f"event {forfeit['version']} (TableForfeited): round {data['round']}, table "
-        f"{data['table']} (game {data['game']}): forfeited, but the table's game was played to "
-        f"its end (event {len(game['events'])}, ranks {json.dumps(data['ranks'])}): a played "
-        "table's result is its game's outcome, which the arbiter may then correct "
-        "(ResultCorrected)"
+        f"{data['table']} (game {data['game']}): {names(forged)[loser]} ({loser}), named a "
+        f"no-show, made {len(moves)} move(s) at seat {seat} of the table's game before the "
+        f"forfeit (the first at event {moves[0]['version']}, {moves[0]['at']})"
     )
+
+
+def test_a_forged_forfeit_dated_before_the_game_is_caught_by_the_checkpoint(
+    swiss: dict[str, Any], services: Services
+) -> None:
+    """Dated before the game's first move, the forfeit is not contradicted by the game (which
+    may run on after a forfeit): only the signed checkpoint of the real chain tells."""
+    forged, _ = forged_forfeit(copy.deepcopy(swiss))
+    forfeit = events_of(forged, "TableForfeited")[0]
+    paired = events_of(forged, "RoundPaired")[forfeit["data"]["round"] - 1]
+    forfeit["timestamp"] = paired["timestamp"]
+    rechain(forged)
+    for game in forged["games"]:
+        game["transparency"] = None
+    finished = forged["events"][-1]
+    assert refused(verify_tournament_record(forged)) == (
+        f"record: transparency.checkpoint.chain_head is {swiss['chain_head']}, the record's "
+        f"event {finished['version']} (TournamentFinished) has hash {finished['hash']}: the "
+        "service logged another history of this tournament"
+    )
+    forged["transparency"] = None
+    assert verify_tournament_record(forged).ok  # consistent with itself, and nothing more
 
 
 def test_a_no_show_who_moved(arbitrated: dict[str, Any]) -> None:
@@ -327,8 +351,8 @@ def test_a_no_show_who_moved(arbitrated: dict[str, Any]) -> None:
     discrepancy = refused(verify_tournament_record(record))
     assert discrepancy == (
         f"event {forfeit['version']} (TableForfeited): round 1, table {data['table']} (game "
-        f"{data['game']}): {names(record)[there]} ({there}), named a no-show, made "
-        f"{len(moves)} move(s) at seat {seat} of the table's game (the first at event "
+        f"{data['game']}): {names(record)[there]} ({there}), named a no-show, made 1 move(s) "
+        f"at seat {seat} of the table's game before the forfeit (the first at event "
         f"{moves[0]['version']}, {moves[0]['at']})"
     )
 
@@ -477,8 +501,9 @@ def play_some(app: GameLedger, game_id: UUID, tokens: list[str], moves: int) -> 
 
 @pytest.fixture(scope="module")
 def arbitrated(services: Services) -> dict[str, Any]:
-    """Round 1: a forfeit (a no-show who never moved; the entrant there made the first move),
-    an adjudication (a game stopped after four moves), a played table; round 2: a penalty, a
+    """Round 1: a forfeit (the entrant there made the first move, the no-show none; the
+    no-show turns up later and the game is played out, deciding nothing), an adjudication (a
+    game stopped after four moves), a played table; round 2: a penalty, a
     disqualification and a correction of round 1's played result before its tables are
     played."""
     app = services.app
@@ -495,6 +520,7 @@ def arbitrated(services: Services) -> dict[str, Any]:
     play_some(app, UUID(forfeit["game"]), seats_of(desk, tid, forfeit), 1)
     no_show = forfeit["seats"][1 - first]
     desk.organiser(tid, organiser, lambda t: t.forfeit(forfeit["game"], [no_show], "no-show"))
+    assert play_out(app, UUID(forfeit["game"]), seats_of(desk, tid, forfeit), random.Random(3))
     play_some(app, UUID(adjudicated["game"]), seats_of(desk, tid, adjudicated), 4)
     desk.organiser(
         tid,
@@ -565,7 +591,7 @@ def test_an_adjudication_of_a_game_that_was_played_out(services: Services) -> No
     (adjudicated,) = events_of(record, "TableAdjudicated")
     assert refused(verify_tournament_record(record)).startswith(
         f"event {adjudicated['version']} (TableAdjudicated): round 1, table 1 (game "
-        f"{table['game']}): adjudicated, but the table's game was played to its end (event "
+        f"{table['game']}): adjudicated, but the table's game had ended before (event "
     )
 
 

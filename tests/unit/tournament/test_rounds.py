@@ -271,6 +271,21 @@ def test_a_correction_moves_the_standings_but_not_a_round_already_paired() -> No
     )
 
 
+def test_no_arbiters_act_after_the_end() -> None:
+    """The final ranking is recorded at the end; a penalty or a correction after it would
+    leave the standings disagreeing with it (docs/tournaments.md, "Refusals")."""
+    t = running({"kind": "swiss", "rounds": 1}, 2)
+    (table,) = t.rounds[0]["tables"]
+    t.record_result(table["game"], [1, 2], [3, 1], 9, "ab" * 32)
+    assert t.phase == "finished"
+    assert code(lambda: t.penalise(table["seats"][0], 1, "late")) == "tournament-not-running"
+    assert code(lambda: t.correct_result(table["game"], [2, 1], None, "x")) == (
+        "tournament-not-running"
+    )
+    assert code(lambda: t.disqualify(table["seats"][1], "x")) == "tournament-not-running"
+    assert len(t.acts) == 0 and check_invariants(t) == []
+
+
 def test_two_player_elimination_knocks_the_loser_out_and_a_draw_goes_to_the_better_seed() -> None:
     t = running({"kind": "elimination"}, 4)
     one, two = t.rounds[0]["tables"]
