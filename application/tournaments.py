@@ -190,6 +190,27 @@ class Tournaments:
 
         return Changed(self.command(tournament_id, decide)[0])
 
+    def decide_table(
+        self, tournament_id: UUID, token: str, game_id: str, act: Callable[[Tournament], Any]
+    ) -> Changed:
+        """The arbiter forfeits or adjudicates a table (``act``): refused once the table's
+        game has ended (409 ``table-game-ended``: its own outcome decides the table, and the
+        results manager records it). A game that ends while the act is being saved is the
+        only way the two meet; the verifier then reports it (docs/tournaments.md, "The
+        arbiter")."""
+        try:
+            with self.games.reading(UUID(game_id)) as game:
+                ended = bool(game.closed) or game.finished
+        except (NotFound, ValueError):
+            ended = False  # not a table's game: the tournament says so (no-such-table)
+        if ended:
+            raise Conflict(
+                "table-game-ended",
+                "That table's game has ended: its outcome decides the table (it is recorded "
+                "by the results manager). Correct the result instead if it is wrong.",
+            )
+        return self.organiser(tournament_id, token, act)
+
     def record_game(self, game: Game) -> bool:
         """Record the result of a finished table's game in its tournament (the results
         manager's command, application/tournament_results.py); whether it was recorded now —

@@ -151,3 +151,31 @@ def test_a_whole_tournament_is_played_by_bots_to_its_end(fmt: dict[str, Any]) ->
             with app.games.reading(UUID(table["game"])) as game:
                 assert table["result"]["chain_head"] == game.chain_head
                 assert table["result"]["ranks"] == game.outcome.ranks  # type: ignore[union-attr]
+
+
+def test_a_table_whose_game_has_ended_is_not_forfeited_nor_adjudicated() -> None:
+    app, desk, created, tokens = opened({"kind": "swiss", "rounds": 2}, 4)
+    tid = created.tournament_id
+    desk.organiser(tid, created.organiser_token, lambda t: t.start())
+    t = desk.load(tid)
+    ended, running = t.rounds[0]["tables"]
+    seats = [seat_token(t.table_secret, ended["game"], n) for n in range(2)]
+    assert play_out(app, UUID(ended["game"]), seats, random.Random(1))
+    for act in (
+        lambda t: t.forfeit(ended["game"], [ended["seats"][0]], "late"),
+        lambda t: t.adjudicate(ended["game"], [1, 2], None, "power cut"),
+    ):
+        with pytest.raises(GameError) as refused:
+            desk.decide_table(tid, created.organiser_token, ended["game"], act)
+        assert refused.value.code == "table-game-ended"
+    version = desk.load(tid).version
+    desk.decide_table(
+        tid,
+        created.organiser_token,
+        running["game"],
+        lambda t: t.forfeit(running["game"], [running["seats"][1]], "did not come"),
+    )
+    t = desk.load(tid)
+    assert t.version > version and t.rounds[0]["tables"][1]["result"]["how"] == "forfeit"
+    with pytest.raises(InvalidToken):
+        desk.decide_table(tid, tokens[running["seats"][0]], running["game"], lambda t: t.finish())
