@@ -84,3 +84,19 @@ class StrictBoolean(fields.Boolean):
         if not isinstance(value, bool):
             raise self.make_error("invalid", input=value)
         return value
+
+
+class StrictNumber(fields.Raw):
+    """A JSON number (an integer or not; not a string, a boolean or null), kept as sent: the
+    rules that take it say which numbers they accept (a penalty's points, a points table)."""
+
+    default_error_messages = {"invalid": "Not a number (send a JSON number without quotes)."}
+
+    def __init__(self, **kwargs: Any) -> None:
+        metadata = {"type": "number", **kwargs.pop("metadata", {})}
+        super().__init__(metadata=metadata, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.make_error("invalid")
+        return value

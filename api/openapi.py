@@ -36,6 +36,30 @@ HEADERS = "#/components/headers/"
 
 SEAT_TOKEN = "seatToken"
 
+TOURNAMENT_OPERATIONS = (
+    "create_tournament",
+    "get_tournament",
+    "register_entrant",
+    "withdraw_entrant",
+    "check_in",
+    "remove_entrant",
+    "open_check_in",
+    "start_tournament",
+    "list_rounds",
+    "get_round",
+    "pair_round",
+    "list_tables",
+    "tournament_ratings",
+    "forfeit_table",
+    "adjudicate_table",
+    "correct_result",
+    "penalise_entrant",
+    "disqualify_entrant",
+    "finish_tournament",
+)
+"""The tournaments' operations whose answer carries the tournament's version as ``ETag``
+(api/resources/tournaments.py and the tournament_* resources)."""
+
 ETAG_OPERATIONS = frozenset(
     {
         "create_game",
@@ -55,10 +79,12 @@ ETAG_OPERATIONS = frozenset(
         "abort_game",
         "claim_seat",
         "flag_seat",
+        *TOURNAMENT_OPERATIONS,
+        "get_standings",
     }
 )
 """The operations whose successful answer carries the game's version as ``ETag``
-(api/resources/common.py)."""
+(api/resources/common.py), or the tournament's (:data:`TOURNAMENT_ETAG`)."""
 
 RECORD_ETAG: dict[str, Any] = {
     "description": "The game's version and the size of the transparency log's tree head the "
@@ -67,11 +93,41 @@ RECORD_ETAG: dict[str, Any] = {
     "required": True,
     "schema": {"type": "string", "pattern": '^"[1-9][0-9]*-[0-9]+"$'},
 }
-ETAG_HEADERS: dict[str, dict[str, Any]] = {"game_record": RECORD_ETAG}
+TOURNAMENT_ETAG: dict[str, Any] = {
+    "description": 'The tournament\'s version as a strong entity tag ("12"): send it back as '
+    "If-None-Match with a GET",
+    "required": True,
+    "schema": {"type": "string", "pattern": '^"[1-9][0-9]*"$'},
+}
+STANDINGS_ETAG: dict[str, Any] = {
+    "description": "The tournament's version and the size of the transparency log's tree head "
+    'the standings carry ("12-5"): send it back as If-None-Match',
+    "required": True,
+    "schema": {"type": "string", "pattern": '^"[1-9][0-9]*-[0-9]+"$'},
+}
+ETAG_HEADERS: dict[str, dict[str, Any]] = {
+    "game_record": RECORD_ETAG,
+    "get_standings": STANDINGS_ETAG,
+    **{name: TOURNAMENT_ETAG for name in TOURNAMENT_OPERATIONS},
+}
 """Operations whose ``ETag`` is not the game's version alone: a record's is the version and
-the size of the tree head its ``transparency`` is proved against."""
+the size of the tree head its ``transparency`` is proved against; a tournament's operations
+carry the tournament's version, its standings that and the size of their tree head."""
 
-CONDITIONAL_OPERATIONS = frozenset({"get_game", "game_record", "view_after_turn", "event_log"})
+CONDITIONAL_OPERATIONS = frozenset(
+    {
+        "get_game",
+        "game_record",
+        "view_after_turn",
+        "event_log",
+        "get_tournament",
+        "list_rounds",
+        "get_round",
+        "list_tables",
+        "get_standings",
+        "tournament_ratings",
+    }
+)
 """The GETs answered ``304 Not Modified`` when ``If-None-Match`` names the version they
 would show (api/resources/common.py, ``document_answer`` and ``not_modified``: every GET that
 sends an ETag)."""
@@ -84,7 +140,8 @@ COMPONENT_HEADERS: dict[str, dict[str, Any]] = {
         "schema": {"type": "string", "pattern": '^"[1-9][0-9]*"$'},
     },
     "Location": {
-        "description": "The URL of the game's view",
+        "description": "The URL of what was created: a game's view (a game, a seat, a fork), "
+        "a tournament's document (a tournament, an entrant), a round",
         "required": True,
         "schema": {"type": "string"},
     },

@@ -97,11 +97,14 @@ QUERY = (Failure(400, "invalid-request"),)
 GAME = (Failure(404, "game-not-found"),)
 """A path holding a game id."""
 
+TOURNAMENT = (Failure(404, "tournament-not-found"),)
+"""A path holding a tournament id."""
+
 VIEWER = (Failure(401, "invalid-authorization"), Failure(403, "invalid-token"))
 """A token that may be sent (a spectator without one)."""
 
 SEAT = (Failure(401, "token-required", "invalid-authorization"), Failure(403, "invalid-token"))
-"""A token that must be sent."""
+"""A token that must be sent (a seat's; or a tournament's organiser or entrant token)."""
 
 VERSIONED = (
     Failure(400, "invalid-if-match", "version-mismatch"),

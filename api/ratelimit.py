@@ -4,8 +4,8 @@ limits"): three classes of request under /api/v1, each with its own count per ca
 * ``reads``: every GET (``GAMELEDGER_RATE_LIMIT_READS``, 6000 per minute);
 * ``writes``: every POST that is not a create — join, move, undo requests and answers
   (``GAMELEDGER_RATE_LIMIT_WRITES``, 1200 per minute);
-* ``creates``: ``POST /games`` and ``POST /games/{id}/forks`` (``GAMELEDGER_RATE_LIMIT_CREATES``,
-  300 per minute).
+* ``creates``: ``POST /games``, ``POST /games/{id}/forks`` and ``POST /tournaments``
+  (``GAMELEDGER_RATE_LIMIT_CREATES``, 300 per minute).
 
 A caller is its seat token (hashed) when the request carries one — a whole tournament room
 behind one NAT address then never shares a count — else its address; creates, which need no
@@ -35,8 +35,8 @@ from api.resources import BLUEPRINTS
 from infrastructure.config import Settings
 
 CLASSES = ("reads", "writes", "creates")
-CREATES = frozenset({"/api/v1/games", "/api/v1/games/<game_id>/forks"})
-"""The routes that make a new game."""
+CREATES = frozenset({"/api/v1/games", "/api/v1/games/<game_id>/forks", "/api/v1/tournaments"})
+"""The routes that make a new game or tournament."""
 LIBRARY_RETRY_AFTER = "X-RateLimit-Retry-After"
 """Where the library writes its own Retry-After on every answer; removed, since Retry-After
 belongs to a 429 (and a 409 ``idempotency-key-in-use``) only."""

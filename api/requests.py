@@ -1,5 +1,5 @@
 """Reading a request (docs/api.md, "Requests" and "Limits"): the JSON body (strictly, once),
-the seat token, the version a command was decided on, the game id in the path.
+the seat token, the version a command was decided on, the game or tournament id in the path.
 
 Every refusal here is an :class:`~api.errors.ApiError`, so it reaches the client as a 4xx
 problem+json with a stable code and nothing has been changed."""
@@ -148,6 +148,18 @@ def game_uuid(game_id: str) -> UUID:
         found = None
     if found is None or str(found) != game_id:
         raise ApiError(404, "game-not-found", f"There is no game {game_id[:64]}.")
+    return found
+
+
+def tournament_uuid(tournament_id: str) -> UUID:
+    """The tournament id from the path, in its canonical form (as :func:`game_uuid`);
+    anything else is not found."""
+    try:
+        found = UUID(tournament_id)
+    except ValueError:
+        found = None
+    if found is None or str(found) != tournament_id:
+        raise ApiError(404, "tournament-not-found", f"There is no tournament {tournament_id[:64]}.")
     return found
 
 

@@ -18,6 +18,7 @@ from werkzeug.wrappers import Response
 
 from api.errors import problem
 from application.streams import SharedReads
+from application.tournament_streams import SharedTournaments
 from infrastructure.container import Services
 from infrastructure.game_wakeups import GameWakeups
 from infrastructure.stream_settings import StreamSettings
@@ -65,6 +66,7 @@ class Streams:
         self.reads = SharedReads()
         """Pages of event logs read once for all the streams that need them."""
         self._wakeups: GameWakeups | None = None
+        self._tournaments: SharedTournaments | None = None
         _EVERY.add(self)
         self._open = 0
         self._lock = threading.Lock()
@@ -77,6 +79,13 @@ class Streams:
                     services.app.stores, services.watcher, self.settings.poll
                 )
             return self._wakeups
+
+    def tournaments(self, services: Services) -> SharedTournaments:
+        """Tournaments read once per change for every table's stream (made on first use)."""
+        with self._lock:
+            if self._tournaments is None:
+                self._tournaments = SharedTournaments(services.tournaments)
+            return self._tournaments
 
     def wake_all(self) -> None:
         """Wake every game stream of the process (they look whether they must end)."""

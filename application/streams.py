@@ -1,5 +1,7 @@
 """Following a game's event log, and the games list, as they grow (docs/api.md, "Live
-updates"): the use cases behind the Server-Sent Events streams of api/resources/streams.py.
+updates"): the use cases behind the Server-Sent Events streams of api/resources/streams.py
+(a tournament table's game stream and the lobby stream carry tournaments' changes too:
+application/tournament_streams.py).
 
 A follower never holds a connection of the store while it waits: it waits on a
 :class:`Waker` (the process's :class:`infrastructure.watcher.LogWatcher`: a PostgreSQL
@@ -25,6 +27,7 @@ import orjson
 from application.errors import BadRequest
 from application.projections.games_list import ListPages, Position
 from application.service import GameLedger
+from application.tournament_streams import LobbyTournaments, TournamentNews
 
 Heartbeat = None
 """What a follower yields when nothing happened for a heartbeat's time."""
@@ -113,6 +116,19 @@ class SharedReads:
         return read.items
 
 
+class Side(Protocol):
+    """What a game's stream carries besides its events (a tournament table's:
+    :class:`application.tournament_streams.TableFollower`)."""
+
+    def news(self) -> list[TournamentNews]:
+        """The messages to send now."""
+        ...
+
+    def settled(self) -> bool:
+        """Whether the stream may end once the game has ended."""
+        ...
+
+
 def follow_game(
     app: GameLedger,
     game_id: UUID,
@@ -123,13 +139,16 @@ def follow_game(
     pace: Pace,
     stopped: Callable[[], bool] = lambda: False,
     reads: SharedReads | None = None,
-) -> Iterator[dict[str, Any] | None]:
+    side: Side | None = None,
+) -> Iterator[dict[str, Any] | TournamentNews | None]:
     """The game's events after version ``after`` as its event log shows them to the
     token's holder, in order, each once, then each new one as it is saved; ``None``
     (:data:`Heartbeat`) after ``pace.heartbeat`` seconds without one. Ends once the game
     has finished and its last event was given (docs/api.md, "Live updates"), or when
     ``stopped()``. The token is checked before the first item (403, 404 as the event log).
-    ``reads``: the process's :class:`SharedReads`, to share pages with other streams."""
+    ``reads``: the process's :class:`SharedReads`, to share pages with other streams.
+    ``side``: a tournament table's news, given once the events so far are (and then as they
+    come); the stream then ends only once ``side.settled()`` too."""
     last_sent = time.monotonic()
     while not stopped():
         seen = waker.generation  # before reading: a save after the read wakes the wait
@@ -147,7 +166,12 @@ def follow_game(
             if items:
                 last_sent = time.monotonic()
                 continue
-        if finished:
+        news = side.news() if side is not None else []
+        yield from news
+        if news:
+            last_sent = time.monotonic()
+            continue
+        if finished and (side is None or side.settled()):
             return
         idle = time.monotonic() - last_sent
         if idle >= pace.heartbeat:
@@ -163,6 +187,13 @@ def _latest(app: GameLedger, game_id: UUID) -> tuple[bool, int]:
     read, docs/api.md, "Consistency")."""
     with app.games.viewing(game_id, may_lag=True) as kept:
         return kept.game.finished, kept.game.version
+
+
+def tournament_of(app: GameLedger, game_id: UUID) -> UUID | None:
+    """The tournament whose table the game is, if it is one."""
+    with app.games.viewing(game_id, may_lag=True) as kept:
+        found = kept.game.tournament
+    return UUID(found) if found else None
 
 
 def stream_finished(app: GameLedger, game_id: UUID, token: str | None, after: int) -> bool:
@@ -218,16 +249,22 @@ def follow_list(
     pace: Pace,
     stopped: Callable[[], bool] = lambda: False,
     head: int = LIST_HEAD,
-) -> Iterator[ListChange | None]:
+    tournaments: Callable[[int], list[dict[str, Any]]] | None = None,
+) -> Iterator[ListChange | TournamentNews | None]:
     """The games list's changes (docs/api.md, "Live updates"): a game created, joined,
     moved in or finished is given again as its row is now, oldest change first. From the
     top ``head`` rows of the list (most recent activity first): at the start the rows after
     the cursor ``after`` less :data:`LOOKBACK` (a resume: a row already received may come
     again, with the same id and version), or without one the whole head; then every row whose
     version is not the one given last. ``None`` (:data:`Heartbeat`) after ``pace.heartbeat``
-    seconds without a change."""
+    seconds without a change. ``tournaments``: the summaries of the tournaments changed last
+    (the tournaments read model's ``recent``), given the same way after the games
+    (:class:`application.tournament_streams.LobbyTournaments`)."""
     newest = None if after is None else Position.from_cursor(after)
     since = None if newest is None else _looking_back(newest)
+    lobby = None
+    if tournaments is not None:
+        lobby = LobbyTournaments(tournaments, None if since is None else since.last_activity)
     given: dict[str, int] = {}
     read = b""
     first = True
@@ -252,7 +289,9 @@ def follow_list(
         for place, row in changed:
             newest = place if newest is None or place > newest else newest
             yield ListChange(row, newest.cursor())
-        if changed:
+        news = lobby.changes() if lobby is not None else []
+        yield from news
+        if changed or news:
             last_sent = time.monotonic()
         idle = time.monotonic() - last_sent
         if idle >= pace.heartbeat:

@@ -281,7 +281,8 @@ def store_failure(settings: Settings, error: Exception) -> str:
 
 def listens(storage: Storage) -> list[tuple[dict[str, Any], list[str]]]:
     """On PostgreSQL, each database that holds parts of the event store, with the channels
-    its parts NOTIFY on (one LISTEN connection per database; docs/operations.md)."""
+    its parts NOTIFY on, and the channels of the games list and the tournaments read model
+    (the lobby stream's; one LISTEN connection per database; docs/operations.md)."""
     if storage.kind != "postgres":
         return []
     found: dict[tuple[str, int, str, str], tuple[dict[str, Any], list[str]]] = {}
@@ -292,6 +293,8 @@ def listens(storage: Storage) -> list[tuple[dict[str, Any], list[str]]]:
     main = storage.settings.postgres
     entry = found.setdefault(main.server(), (main.listen_conninfo(), []))
     entry[1].append(storage.read_model("games_list").channel)
+    # the lobby stream's tournaments (docs/api.md, "Live updates")
+    entry[1].append(storage.read_model("tournaments").channel)
     return list(found.values())
 
 

@@ -27,11 +27,15 @@ BATCH = 1000
 
 
 class GameWaker:
-    """What one game's streams wait on (the :class:`application.streams.Waker` protocol)."""
+    """What one game's streams wait on (the :class:`application.streams.Waker` protocol).
+    Other wakers may listen to it: each wake-up wakes them too (a tournament table's stream
+    waits on one waker woken by its game and by its tournament, :meth:`GameWakeups.
+    following_both`)."""
 
     def __init__(self) -> None:
         self._changed = threading.Condition()
         self._generation = 0
+        self._listeners: list[GameWaker] = []
         self.streams = 0
 
     @property
@@ -40,10 +44,23 @@ class GameWaker:
         return self._generation
 
     def wake(self) -> None:
-        """The game has changed."""
+        """The game has changed (and so, for the wakers that listen to it, their own)."""
         with self._changed:
             self._generation += 1
             self._changed.notify_all()
+            listeners = list(self._listeners)
+        for listener in listeners:
+            listener.wake()
+
+    def listen(self, listener: GameWaker) -> None:
+        """Wake ``listener`` too whenever this waker wakes."""
+        with self._changed:
+            self._listeners.append(listener)
+
+    def unlisten(self, listener: GameWaker) -> None:
+        """Stop waking ``listener``."""
+        with self._changed:
+            self._listeners.remove(listener)
 
     def wait(self, seen: int, timeout: float | None = None) -> int:
         """Block until the game has changed since generation ``seen``, or ``timeout``."""
@@ -84,6 +101,24 @@ class GameWakeups:
                 waker.streams -= 1
                 if not waker.streams:
                     del self._games[game_id]
+
+    @contextmanager
+    def following_both(
+        self, game_id: UUID, other_id: UUID
+    ) -> Iterator[tuple[GameWaker, GameWaker]]:
+        """What a stream of ``game_id`` that also follows ``other_id`` (a table's game and
+        its tournament, docs/api.md "Live updates") waits on: a waker of its own, woken by a
+        change of either, and ``other_id``'s waker, whose generation says when that one
+        changed."""
+        with self.following(game_id) as game, self.following(other_id) as other:
+            both = GameWaker()
+            game.listen(both)
+            other.listen(both)
+            try:
+                yield both, other
+            finally:
+                game.unlisten(both)
+                other.unlisten(both)
 
     def wake_all(self) -> None:
         """Wake every stream (they look for themselves: at a shutdown, they end)."""

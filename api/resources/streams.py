@@ -8,7 +8,10 @@ the event's version, ``event`` its type and ``data`` the event log's item; it re
 ended and its last event is sent, an ``end`` message and closes (a resume after the end is
 ``204 No Content``, which tells a browser's EventSource to stop reconnecting).
 ``GET /games/stream`` sends the games list's rows as they change. The token may come in the
-query (``?token=``) for browsers' EventSource, which cannot set headers."""
+query (``?token=``) for browsers' EventSource, which cannot set headers. Both carry
+tournaments' changes as ``tournament`` messages (application/tournament_streams.py): a
+tournament table's game stream, what its tournament says of the table; the lobby stream, each
+tournament's summary as it changes."""
 
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ import math
 import re
 import time
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from typing import Any
 from uuid import UUID
 
@@ -41,7 +45,21 @@ from api.sse import (
 )
 from application.projections.games_list import Position
 from application.service import GameLedger, serialised
-from application.streams import Pace, SharedReads, follow_game, follow_list, stream_finished
+from application.streams import (
+    ListChange,
+    Pace,
+    SharedReads,
+    follow_game,
+    follow_list,
+    stream_finished,
+    tournament_of,
+)
+from application.tournament_streams import (
+    SharedTournaments,
+    TableFollower,
+    TournamentNews,
+    table_settled,
+)
 from infrastructure.game_wakeups import GameWakeups
 
 blp = Blueprint("streams", __name__, url_prefix=PREFIX, description="Live updates (SSE)")
@@ -102,8 +120,14 @@ SSE_MESSAGE: dict[str, Any] = {
     "heartbeat, carry none of these): 'data' is one line of JSON",
     "properties": {
         "id": {"type": "string", "description": "Where to resume: Last-Event-ID"},
-        "event": {"type": "string", "description": "The event's type, 'end', or 'game'"},
-        "data": {"type": "string", "description": "JSON: an event log item, or a row"},
+        "event": {
+            "type": "string",
+            "description": "The event's type, 'end', 'game' or 'tournament'",
+        },
+        "data": {
+            "type": "string",
+            "description": "JSON: an event log item, a row, a tournament's news or summary",
+        },
         "retry": {"type": "integer", "minimum": 0},
     },
 }
@@ -166,7 +190,9 @@ def game_stream(query: dict[str, Any], headers: dict[str, Any], game_id: str) ->
     token = _token(query["token"])
     after = _after_version(headers["last_event_id"], query["after"])
     found = services()
-    if stream_finished(found.app, uuid, token, after):  # 404, 403 here, before streaming
+    finished = stream_finished(found.app, uuid, token, after)  # 404, 403 here, not streaming
+    tournament = tournament_of(found.app, uuid)
+    if finished and (tournament is None or table_settled(found.tournaments, tournament, uuid)):
         return Response(status=204)
     streams = streams_of(current_app)
     give_back = streams.take()
@@ -176,6 +202,7 @@ def game_stream(query: dict[str, Any], headers: dict[str, Any], game_id: str) ->
     settings = streams.settings
     pace = _pace(settings.heartbeat, min(settings.heartbeat, settings.lifetime or math.inf))
     expired = _expiry(streams.settings.lifetime)
+    table = None if tournament is None else (tournament, streams.tournaments(found))
     chunks = _game_chunks(
         found.app,
         uuid,
@@ -185,6 +212,7 @@ def game_stream(query: dict[str, Any], headers: dict[str, Any], game_id: str) ->
         pace=pace,
         expired=expired,
         reads=streams.reads,
+        table=table,
     )
     return event_stream(_opened(streams.settings.retry_ms, chunks), give_back)
 
@@ -217,12 +245,21 @@ def list_stream(query: dict[str, Any], headers: dict[str, Any]) -> Response:
         waker=found.watcher,
         pace=pace,
         stopped=_expiry(streams.settings.lifetime),
+        tournaments=found.tournament_reads.recent,
     )
-    chunks = (
-        HEARTBEAT if change is None else message("game", serialised(change.row), change.resume)
-        for change in changes
-    )
-    return event_stream(_opened(streams.settings.retry_ms, chunks), give_back)
+    return event_stream(_opened(streams.settings.retry_ms, _list_chunks(changes)), give_back)
+
+
+def _list_chunks(changes: Iterator[ListChange | TournamentNews | None]) -> Iterator[bytes]:
+    """The lobby's messages: a game's row with its resume point as ``id``; a tournament's
+    summary without one (a resume point is the games list's)."""
+    for change in changes:
+        if change is None:
+            yield HEARTBEAT
+        elif isinstance(change, TournamentNews):
+            yield message("tournament", serialised(change.data))
+        else:
+            yield message("game", serialised(change.row), change.resume)
 
 
 def _game_chunks(
@@ -235,11 +272,21 @@ def _game_chunks(
     pace: Pace,
     expired: Callable[[], bool],
     reads: SharedReads,
+    table: tuple[UUID, SharedTournaments] | None,
 ) -> Iterator[bytes]:
-    """The game's messages, then ``end`` once it has finished; nothing more when the
-    stream's lifetime is over (run after the request, without its context)."""
+    """The game's messages, then ``end`` once it has finished (a tournament table's game:
+    with its ``tournament`` messages, and ``end`` once its tournament has gone past it too);
+    nothing more when the stream's lifetime is over (run after the request, without its
+    context)."""
     last = after
-    with wakeups.following(game_id) as waker:
+    with ExitStack() as stack:
+        side = None
+        if table is None:
+            waker = stack.enter_context(wakeups.following(game_id))
+        else:
+            tournament, shared = table
+            waker, changes = stack.enter_context(wakeups.following_both(game_id, tournament))
+            side = TableFollower(shared, tournament, game_id, changes)
         followed = follow_game(
             app,
             game_id,
@@ -249,13 +296,16 @@ def _game_chunks(
             pace=pace,
             stopped=expired,
             reads=reads,
+            side=side,
         )
         for item in followed:
             if item is None:
                 yield HEARTBEAT
-                continue
-            last = item["version"]
-            yield message(item["type"], serialised(item), str(last))
+            elif isinstance(item, TournamentNews):
+                yield message("tournament", serialised(item.data))
+            else:
+                last = item["version"]
+                yield message(item["type"], serialised(item), str(last))
     if not expired():
         yield message("end", serialised({"version": last}))
 

@@ -40,6 +40,8 @@ class TournamentRow:
     game: str
     phase: str
     created_at: str
+    updated_at: str
+    """The time of its last event (the lobby stream follows the tournaments changed last)."""
     version: int
     summary: str
     """The summary (JSON text) the list sends."""
@@ -67,7 +69,7 @@ def row_of(tournament: Tournament, rated: Mapping[str, Rating] | None = None) ->
             rating["entrant"],
             tournament.game,
             rating["ordinal"],
-            orjson.dumps(rating).decode(),
+            orjson.dumps({**rating, "tournament_id": str(tournament.id)}).decode(),
         )
         for rating in ratings_of(tournament, rated)
     ]
@@ -77,6 +79,7 @@ def row_of(tournament: Tournament, rated: Mapping[str, Rating] | None = None) ->
         game=tournament.game,
         phase=tournament.phase,
         created_at=summary["created_at"],
+        updated_at=summary["updated_at"],
         version=tournament.version,
         summary=orjson.dumps(summary).decode(),
         document=orjson.dumps(document_of(tournament, rated)).decode(),
@@ -105,6 +108,10 @@ class TournamentsView(Protocol):
 
     def ratings(self, game: str, limit: int) -> list[str]:
         """The best ``limit`` rating documents of a game kind across tournaments."""
+        ...
+
+    def recent(self, limit: int) -> list[str]:
+        """The summaries of the ``limit`` tournaments changed last, most recent first."""
         ...
 
     def max_tracking_id(self, application_name: str) -> int | None:
@@ -206,8 +213,14 @@ class TournamentReads:
         return items, following
 
     def top_ratings(self, game: str, limit: int) -> list[dict[str, Any]]:
-        """The best ratings of a game kind across tournaments."""
+        """The best ratings of a game kind across tournaments, each with its tournament's
+        id."""
         return [orjson.loads(text) for text in self.view.ratings(game, limit)]
+
+    def recent(self, limit: int) -> list[dict[str, Any]]:
+        """The summaries of the tournaments changed last, most recent first (the lobby
+        stream's, docs/api.md "Live updates")."""
+        return [orjson.loads(text) for text in self.view.recent(limit)]
 
 
 def _position(cursor: str | None) -> tuple[str, str] | None:

@@ -38,7 +38,8 @@ class PostgresTournamentsView(tracking.PostgresTracked):
         return [
             SQL(
                 "CREATE TABLE IF NOT EXISTS {} (tournament_id text NOT NULL, game text NOT NULL, "
-                "phase text NOT NULL, created_at text NOT NULL, version integer NOT NULL, "
+                "phase text NOT NULL, created_at text NOT NULL, updated_at text NOT NULL, "
+                "version integer NOT NULL, "
                 "summary text NOT NULL, document text NOT NULL, CONSTRAINT {} PRIMARY KEY "
                 "(tournament_id))"
             ).format(self.table, Identifier(f"{self.table_name}_pkey")),
@@ -59,6 +60,10 @@ class PostgresTournamentsView(tracking.PostgresTracked):
                 "(created_at DESC, tournament_id DESC)"
             ).format(self.table),
             SQL(
+                "CREATE INDEX IF NOT EXISTS tournaments_recent ON {} "
+                "(updated_at DESC, tournament_id DESC)"
+            ).format(self.table),
+            SQL(
                 "CREATE INDEX IF NOT EXISTS tournament_ratings_best ON {} (game, ordinal DESC)"
             ).format(self.ratings_table),
         ]
@@ -66,9 +71,10 @@ class PostgresTournamentsView(tracking.PostgresTracked):
     def apply_tournaments(self, rows: list[TournamentRow], position: Tracking) -> None:
         """Write and track, in one transaction (exactly once)."""
         upsert = SQL(
-            "INSERT INTO {} VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (tournament_id) "
-            "DO UPDATE SET game = EXCLUDED.game, phase = EXCLUDED.phase, "
-            "created_at = EXCLUDED.created_at, version = EXCLUDED.version, "
+            "INSERT INTO {} VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT "
+            "(tournament_id) DO UPDATE SET game = EXCLUDED.game, phase = EXCLUDED.phase, "
+            "created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at, "
+            "version = EXCLUDED.version, "
             "summary = EXCLUDED.summary, document = EXCLUDED.document"
         ).format(self.table)
         clear = SQL("DELETE FROM {} WHERE tournament_id = %s").format(self.ratings_table)
@@ -84,6 +90,7 @@ class PostgresTournamentsView(tracking.PostgresTracked):
                         row.game,
                         row.phase,
                         row.created_at,
+                        row.updated_at,
                         row.version,
                         row.summary,
                         row.document,
@@ -144,3 +151,14 @@ class PostgresTournamentsView(tracking.PostgresTracked):
                 (game, limit),
             )
             return [str(r["document"]) for r in curs.fetchall()]
+
+    def recent(self, limit: int) -> list[str]:
+        """The summaries of the tournaments changed last."""
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute(
+                SQL(
+                    "SELECT summary FROM {} ORDER BY updated_at DESC, tournament_id DESC LIMIT %s"
+                ).format(self.table),
+                (limit,),
+            )
+            return [str(r["summary"]) for r in curs.fetchall()]

@@ -9,7 +9,8 @@ from eventsourcing.sqlite import SQLiteDatastore
 from application.projections.tournaments import TournamentRow
 from infrastructure.readmodels import tracking
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""Version 2 adds ``updated_at`` and its index (the lobby stream's tournaments changed last)."""
 
 
 class SQLiteTournamentsView(tracking.SQLiteTracked):
@@ -36,7 +37,8 @@ class SQLiteTournamentsView(tracking.SQLiteTracked):
         return [
             f"CREATE TABLE IF NOT EXISTS {self.table} (tournament_id TEXT NOT NULL PRIMARY KEY, "
             "game TEXT NOT NULL, phase TEXT NOT NULL, created_at TEXT NOT NULL, "
-            "version INTEGER NOT NULL, summary TEXT NOT NULL, document TEXT NOT NULL)",
+            "updated_at TEXT NOT NULL, version INTEGER NOT NULL, summary TEXT NOT NULL, "
+            "document TEXT NOT NULL)",
             f"CREATE TABLE IF NOT EXISTS {self.ratings_table} (tournament_id TEXT NOT NULL, "
             "entrant TEXT NOT NULL, game TEXT NOT NULL, ordinal REAL, document TEXT NOT NULL, "
             "PRIMARY KEY (tournament_id, entrant))",
@@ -49,6 +51,8 @@ class SQLiteTournamentsView(tracking.SQLiteTracked):
         return [
             "CREATE INDEX IF NOT EXISTS tournaments_newest ON "
             f"{self.table} (created_at DESC, tournament_id DESC)",
+            "CREATE INDEX IF NOT EXISTS tournaments_recent ON "
+            f"{self.table} (updated_at DESC, tournament_id DESC)",
             "CREATE INDEX IF NOT EXISTS tournament_ratings_best ON "
             f"{self.ratings_table} (game, ordinal DESC)",
         ]
@@ -59,12 +63,13 @@ class SQLiteTournamentsView(tracking.SQLiteTracked):
             tracking.record_sqlite(c, self.tracking_name, position)
             for row in rows:
                 c.execute(
-                    f"INSERT OR REPLACE INTO {self.table} VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    f"INSERT OR REPLACE INTO {self.table} VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         row.tournament_id,
                         row.game,
                         row.phase,
                         row.created_at,
+                        row.updated_at,
                         row.version,
                         row.summary,
                         row.document,
@@ -111,6 +116,16 @@ class SQLiteTournamentsView(tracking.SQLiteTracked):
                 f"SELECT document FROM {self.ratings_table} WHERE game = ? AND ordinal IS NOT "
                 "NULL ORDER BY ordinal DESC, tournament_id, entrant LIMIT ?",
                 (game, limit),
+            )
+            return [str(r[0]) for r in c.fetchall()]
+
+    def recent(self, limit: int) -> list[str]:
+        """The summaries of the tournaments changed last."""
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(
+                f"SELECT summary FROM {self.table} "
+                "ORDER BY updated_at DESC, tournament_id DESC LIMIT ?",
+                (limit,),
             )
             return [str(r[0]) for r in c.fetchall()]
 

@@ -1,0 +1,148 @@
+"""A tournament's play (issue 15, part 7; docs/api.md, "Tournaments"): its rounds, pairing
+the next one (the organiser, where pairing is ``organiser``), its tables with their games and
+results, an entrant's own seats with their tokens, the standings with the transparency log's
+latest signed tree head, and ratings — one tournament's, and a game kind's across
+tournaments. One tournament's reads show every command committed before the request
+(application/tournament_documents.py); the version is the ``ETag``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from api import problems
+from api import tournament_schemas as ts
+from api.problems import Failure
+from api.requests import Blueprint, required_token, tournament_uuid
+from api.resources.common import PREFIX, Answer, services, with_etag
+from api.resources.tournaments import document
+from application.tournament_documents import (
+    current_document,
+    ratings_of,
+    round_of,
+    rounds_of,
+    standings_of,
+    tables_of,
+)
+from application.transparency import latest_head
+from domain.registry import rules_for
+
+blp = Blueprint(
+    "tournament_play",
+    __name__,
+    url_prefix=PREFIX,
+    description="A tournament's rounds, tables, your seats, standings and ratings",
+)
+
+
+@blp.route("/tournaments/<tournament_id>/rounds", methods=["GET"])
+@blp.response(200, ts.RoundsSchema)
+@blp.problems(problems.TOURNAMENT)
+def list_rounds(tournament_id: str) -> Answer:
+    """Every round paired so far: its tables (entrants in seat order, seat 0 moves first;
+    the table's game; its result, null while it plays) and its byes."""
+    found = document(tournament_id)
+    body = {"tournament_id": tournament_id, "version": found["version"]}
+    return with_etag({**body, "rounds": rounds_of(found)}, found["version"])
+
+
+@blp.route("/tournaments/<tournament_id>/rounds/<turn:number>", methods=["GET"])
+@blp.response(200, ts.RoundSchema)
+@blp.problems(problems.TOURNAMENT, Failure(404, "no-such-round"))
+def get_round(tournament_id: str, number: int) -> Answer:
+    """Round ``number`` (1-based); 404 ``no-such-round`` before it is paired."""
+    found = document(tournament_id)
+    return with_etag(round_of(found, number), found["version"])
+
+
+@blp.route("/tournaments/<tournament_id>/rounds", methods=["POST"])
+@blp.response(201, ts.PairedSchema)
+@blp.problems(
+    problems.SEAT,
+    problems.TOURNAMENT,
+    Failure(409, "tournament-not-running", "round-not-over", "no-round-left", "concurrent-update"),
+)
+def pair_round(tournament_id: str) -> Answer:
+    """The organiser pairs the next round once the last is over (where the format's pairing
+    is ``organiser``; with ``auto`` the service pairs it when the last table ends): the round,
+    its tables' games created with every seat taken."""
+    uuid = tournament_uuid(tournament_id)
+    found = services()
+    desk = found.tournaments
+    token = required_token()
+
+    def pair(t: Any) -> int:
+        desk.check_organiser(t, token)
+        return int(t.pair_next_round().number)
+
+    version, number = desk.command(uuid, pair)
+    paired = round_of(current_document(desk, found.tournament_reads, uuid), number)
+    location = f"{PREFIX}/tournaments/{tournament_id}/rounds/{number}"
+    return with_etag({**paired, "version": version}, version, 201, location)
+
+
+@blp.route("/tournaments/<tournament_id>/tables", methods=["GET"])
+@blp.response(200, ts.TablesSchema)
+@blp.problems(problems.TOURNAMENT)
+def list_tables(tournament_id: str) -> Answer:
+    """Every table of every round, round by round: its game (play it, watch it, verify its
+    record with the games' endpoints), its entrants in seat order and its result."""
+    found = document(tournament_id)
+    body = {"tournament_id": tournament_id, "version": found["version"]}
+    return with_etag({**body, "tables": tables_of(found)}, found["version"])
+
+
+@blp.route("/tournaments/<tournament_id>/tables/mine", methods=["GET"])
+@blp.response(200, ts.MyTablesSchema)
+@blp.problems(problems.SEAT, problems.TOURNAMENT)
+def my_tables(tournament_id: str) -> dict[str, Any]:
+    """Your tables, every round (your entrant token): each table's game, your seat and the
+    seat's token in that game — send it as ``Authorization: Bearer`` to the game's endpoints
+    (view, legal moves, moves, stream). The tokens are derived, not stored: ask again any
+    time."""
+    uuid = tournament_uuid(tournament_id)
+    desk = services().tournaments
+    token = required_token()
+    entrant = desk.entrant_of(desk.load(uuid), token)
+    return {
+        "tournament_id": tournament_id,
+        "entrant": entrant,
+        "tables": desk.my_tables(uuid, token),
+    }
+
+
+@blp.route("/tournaments/<tournament_id>/standings", methods=["GET"])
+@blp.response(200, ts.StandingsSchema)
+@blp.problems(problems.TOURNAMENT)
+def get_standings(tournament_id: str) -> Answer:
+    """The standings (points, tie-breaks, games, byes, penalties) in the standing order, the
+    arbiter's acts in order (``history``), the final ``ranking`` once finished, and the
+    transparency log's latest signed tree head (``tree_head``): the tables' games' records
+    prove their inclusion against it (``GET /games/{id}/record?tree_size=``). The ``ETag`` is
+    the tournament's version and the tree head's size (``"12-5"``)."""
+    found = services()
+    body = standings_of(document(tournament_id))
+    head = latest_head(found.tlog.store, found.keys)
+    answer = {**body, "tree_head": head}
+    return answer, 200, {"ETag": f'"{body["version"]}-{head["size"]}"'}
+
+
+@blp.route("/tournaments/<tournament_id>/ratings", methods=["GET"])
+@blp.response(200, ts.RatingsSchema)
+@blp.problems(problems.TOURNAMENT)
+def tournament_ratings(tournament_id: str) -> Answer:
+    """Every numbered entrant's OpenSkill rating in the tournament's game kind (docs/
+    tournaments.md, "Ratings"), best ``ordinal`` first; null until its first rated game."""
+    found = document(tournament_id)
+    return with_etag(ratings_of(found), found["version"])
+
+
+@blp.route("/ratings", methods=["GET"])
+@blp.arguments(ts.RatingsQuery(), location="query")
+@blp.response(200, ts.GameRatingsSchema)
+@blp.problems(problems.QUERY, Failure(404, "unknown-game"))
+def game_ratings(query: dict[str, Any]) -> dict[str, Any]:
+    """The best ratings of a game kind across tournaments (a read model), best ``ordinal``
+    first, each with the tournament it was earned in (an entrant belongs to one
+    tournament)."""
+    game = rules_for(query["game"]).name
+    return {"game": game, "ratings": services().tournament_reads.top_ratings(game, query["limit"])}
