@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from api import problems
+from api import tournament_request_schemas as rq
 from api import tournament_schemas as ts
 from api.problems import Failure
 from api.requests import Blueprint, required_token, tournament_uuid
@@ -41,8 +42,8 @@ def _act(tournament_id: str, act: Any) -> Answer:
 
 
 @blp.route("/tournaments/<tournament_id>/arbiter/forfeit", methods=["POST"])
-@blp.arguments(ts.ForfeitRequest())
-@blp.response(200, ts.ChangedSchema)
+@blp.arguments(rq.ForfeitRequest())
+@blp.response(200, ts.TournamentChangedSchema)
 @blp.problems(*_TABLE, Failure(409, "table-decided"), Failure(422, "bad-forfeit"))
 def forfeit_table(body: dict[str, Any], tournament_id: str) -> Answer:
     """Forfeit the no-shows (``absent``: entrant ids) of a table that has no result: the
@@ -53,8 +54,8 @@ def forfeit_table(body: dict[str, Any], tournament_id: str) -> Answer:
 
 
 @blp.route("/tournaments/<tournament_id>/arbiter/adjudicate", methods=["POST"])
-@blp.arguments(ts.ResultRequest())
-@blp.response(200, ts.ChangedSchema)
+@blp.arguments(rq.ResultRequest())
+@blp.response(200, ts.TournamentChangedSchema)
 @blp.problems(*_TABLE, Failure(409, "table-decided"), Failure(422, "bad-ranks", "bad-scores"))
 def adjudicate_table(body: dict[str, Any], tournament_id: str) -> Answer:
     """Decide the result of a table's game that cannot be finished: ``ranks`` (one per seat,
@@ -64,8 +65,8 @@ def adjudicate_table(body: dict[str, Any], tournament_id: str) -> Answer:
 
 
 @blp.route("/tournaments/<tournament_id>/arbiter/correct", methods=["POST"])
-@blp.arguments(ts.ResultRequest())
-@blp.response(200, ts.ChangedSchema)
+@blp.arguments(rq.ResultRequest())
+@blp.response(200, ts.TournamentChangedSchema)
 @blp.problems(*_TABLE, Failure(409, "table-not-decided"), Failure(422, "bad-ranks", "bad-scores"))
 def correct_result(body: dict[str, Any], tournament_id: str) -> Answer:
     """Correct a decided table's result (``scores`` omitted: kept). Rounds already paired
@@ -75,8 +76,8 @@ def correct_result(body: dict[str, Any], tournament_id: str) -> Answer:
 
 
 @blp.route("/tournaments/<tournament_id>/arbiter/penalty", methods=["POST"])
-@blp.arguments(ts.PenaltyRequest())
-@blp.response(200, ts.ChangedSchema)
+@blp.arguments(rq.PenaltyRequest())
+@blp.response(200, ts.TournamentChangedSchema)
 @blp.problems(*_ENTRANT, Failure(422, "bad-penalty"))
 def penalise_entrant(body: dict[str, Any], tournament_id: str) -> Answer:
     """Deduct ``points`` tournament points (above 0, at most 1,000) from an entrant with a
@@ -86,8 +87,8 @@ def penalise_entrant(body: dict[str, Any], tournament_id: str) -> Answer:
 
 
 @blp.route("/tournaments/<tournament_id>/arbiter/disqualify", methods=["POST"])
-@blp.arguments(ts.EntrantActRequest())
-@blp.response(200, ts.ChangedSchema)
+@blp.arguments(rq.EntrantActRequest())
+@blp.response(200, ts.TournamentChangedSchema)
 @blp.problems(*_ENTRANT, Failure(409, "tournament-not-running", "entrant-left"))
 def disqualify_entrant(body: dict[str, Any], tournament_id: str) -> Answer:
     """Disqualify an entrant of a running tournament who has not left: seated no more,
@@ -97,7 +98,7 @@ def disqualify_entrant(body: dict[str, Any], tournament_id: str) -> Answer:
 
 
 @blp.route("/tournaments/<tournament_id>/finish", methods=["POST"])
-@blp.response(200, ts.ChangedSchema)
+@blp.response(200, ts.TournamentChangedSchema)
 @blp.problems(
     problems.SEAT,
     problems.TOURNAMENT,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from api import problems
+from api import tournament_request_schemas as rq
 from api import tournament_schemas as ts
 from api.problems import Failure
 from api.requests import Blueprint, required_token, tournament_uuid
@@ -35,7 +36,7 @@ blp = Blueprint(
 
 
 @blp.route("/tournaments/<tournament_id>/rounds", methods=["GET"])
-@blp.response(200, ts.RoundsSchema)
+@blp.response(200, ts.TournamentRoundsSchema)
 @blp.problems(problems.TOURNAMENT)
 def list_rounds(tournament_id: str) -> Answer:
     """Every round paired so far: its tables (entrants in seat order, seat 0 moves first;
@@ -46,7 +47,7 @@ def list_rounds(tournament_id: str) -> Answer:
 
 
 @blp.route("/tournaments/<tournament_id>/rounds/<turn:number>", methods=["GET"])
-@blp.response(200, ts.RoundSchema)
+@blp.response(200, ts.TournamentRoundSchema)
 @blp.problems(problems.TOURNAMENT, Failure(404, "no-such-round"))
 def get_round(tournament_id: str, number: int) -> Answer:
     """Round ``number`` (1-based); 404 ``no-such-round`` before it is paired."""
@@ -55,7 +56,7 @@ def get_round(tournament_id: str, number: int) -> Answer:
 
 
 @blp.route("/tournaments/<tournament_id>/rounds", methods=["POST"])
-@blp.response(201, ts.PairedSchema)
+@blp.response(201, ts.PairedRoundSchema)
 @blp.problems(
     problems.SEAT,
     problems.TOURNAMENT,
@@ -81,7 +82,7 @@ def pair_round(tournament_id: str) -> Answer:
 
 
 @blp.route("/tournaments/<tournament_id>/tables", methods=["GET"])
-@blp.response(200, ts.TablesSchema)
+@blp.response(200, ts.TournamentTablesSchema)
 @blp.problems(problems.TOURNAMENT)
 def list_tables(tournament_id: str) -> Answer:
     """Every table of every round, round by round: its game (play it, watch it, verify its
@@ -127,7 +128,7 @@ def get_standings(tournament_id: str) -> Answer:
 
 
 @blp.route("/tournaments/<tournament_id>/ratings", methods=["GET"])
-@blp.response(200, ts.RatingsSchema)
+@blp.response(200, ts.TournamentRatingsSchema)
 @blp.problems(problems.TOURNAMENT)
 def tournament_ratings(tournament_id: str) -> Answer:
     """Every numbered entrant's OpenSkill rating in the tournament's game kind (docs/
@@ -137,7 +138,7 @@ def tournament_ratings(tournament_id: str) -> Answer:
 
 
 @blp.route("/ratings", methods=["GET"])
-@blp.arguments(ts.RatingsQuery(), location="query")
+@blp.arguments(rq.RatingsQuery(), location="query")
 @blp.response(200, ts.GameRatingsSchema)
 @blp.problems(problems.QUERY, Failure(404, "unknown-game"))
 def game_ratings(query: dict[str, Any]) -> dict[str, Any]:

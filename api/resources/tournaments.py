@@ -12,6 +12,7 @@ from uuid import UUID
 from flask import url_for
 
 from api import problems
+from api import tournament_request_schemas as rq
 from api import tournament_schemas as ts
 from api.problems import Failure
 from api.requests import Blueprint, required_token, tournament_uuid
@@ -51,7 +52,7 @@ def document(tournament_id: str) -> dict[str, Any]:
 
 
 @blp.route("/tournaments", methods=["GET"])
-@blp.arguments(ts.TournamentListQuery(), location="query")
+@blp.arguments(rq.TournamentListQuery(), location="query")
 @blp.response(200, ts.TournamentListSchema)
 @blp.problems(problems.QUERY, Failure(400, "invalid-cursor"))
 def list_tournaments(query: dict[str, Any]) -> dict[str, Any]:
@@ -64,7 +65,7 @@ def list_tournaments(query: dict[str, Any]) -> dict[str, Any]:
 
 
 @blp.route("/tournaments", methods=["POST"])
-@blp.arguments(ts.CreateTournamentRequest())
+@blp.arguments(rq.CreateTournamentRequest())
 @blp.response(201, ts.CreatedTournamentSchema)
 @blp.problems(
     problems.BODY,
@@ -94,7 +95,7 @@ def create_tournament(body: dict[str, Any]) -> Answer:
 
 
 @blp.route("/tournaments/<tournament_id>", methods=["GET"])
-@blp.response(200, ts.DocumentSchema)
+@blp.response(200, ts.TournamentSchema)
 @blp.problems(problems.TOURNAMENT)
 def get_tournament(tournament_id: str) -> Answer:
     """The tournament's public document: settings, format, entrants, rounds and tables with
@@ -105,7 +106,7 @@ def get_tournament(tournament_id: str) -> Answer:
 
 
 @blp.route("/tournaments/<tournament_id>/entrants", methods=["POST"])
-@blp.arguments(ts.RegisterRequest())
+@blp.arguments(rq.RegisterRequest())
 @blp.response(201, ts.RegisteredSchema)
 @blp.problems(
     problems.BODY,
@@ -136,8 +137,8 @@ def register_entrant(body: dict[str, Any], tournament_id: str) -> Answer:
 
 
 @blp.route("/tournaments/<tournament_id>/withdraw", methods=["POST"])
-@blp.arguments(ts.WithdrawRequest())
-@blp.response(200, ts.ChangedSchema)
+@blp.arguments(rq.WithdrawRequest())
+@blp.response(200, ts.TournamentChangedSchema)
 @blp.problems(
     *COMMAND,
     Failure(404, "no-such-entrant"),
@@ -152,7 +153,7 @@ def withdraw_entrant(body: dict[str, Any], tournament_id: str) -> Answer:
 
 
 @blp.route("/tournaments/<tournament_id>/check-in", methods=["POST"])
-@blp.response(200, ts.ChangedSchema)
+@blp.response(200, ts.TournamentChangedSchema)
 @blp.problems(
     problems.SEAT,
     problems.TOURNAMENT,
@@ -166,8 +167,8 @@ def check_in(tournament_id: str) -> Answer:
 
 
 @blp.route("/tournaments/<tournament_id>/remove", methods=["POST"])
-@blp.arguments(ts.EntrantActRequest())
-@blp.response(200, ts.ChangedSchema)
+@blp.arguments(rq.EntrantActRequest())
+@blp.response(200, ts.TournamentChangedSchema)
 @blp.problems(
     *COMMAND,
     Failure(404, "no-such-entrant"),
@@ -186,7 +187,7 @@ def remove_entrant(body: dict[str, Any], tournament_id: str) -> Answer:
 
 
 @blp.route("/tournaments/<tournament_id>/open-check-in", methods=["POST"])
-@blp.response(200, ts.ChangedSchema)
+@blp.response(200, ts.TournamentChangedSchema)
 @blp.problems(
     problems.SEAT, problems.TOURNAMENT, Failure(409, "check-in-open", "concurrent-update")
 )
@@ -199,7 +200,7 @@ def open_check_in(tournament_id: str) -> Answer:
 
 
 @blp.route("/tournaments/<tournament_id>/start", methods=["POST"])
-@blp.response(200, ts.ChangedSchema)
+@blp.response(200, ts.TournamentChangedSchema)
 @blp.problems(
     problems.SEAT,
     problems.TOURNAMENT,

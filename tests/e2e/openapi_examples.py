@@ -10,12 +10,15 @@ lists are cut to their first items, which keeps each example a real answer's sha
 from __future__ import annotations
 
 import json
+import random
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 from api.app import create_app
+from application.simulation import play_out
 from infrastructure.config import Settings
 from infrastructure.container import build_services
 from tests.signed import PlayerKey
@@ -101,6 +104,7 @@ def _play(services: Any) -> dict[str, Any]:
     services.catch_up()  # the checkpointer logs the ended games
     _log(ended, call)
     _clock(client, call)
+    _tournament(services, client, call)
     return _cut(found)
 
 
@@ -180,6 +184,68 @@ def _clock(client: Any, call: Any) -> None:
     claimant = tokens[1 - view["clock"]["flag_seat"]]
     body = {"seat": view["clock"]["flag_seat"], "expected_version": view["version"]}
     call("flag_seat", "POST", f"{game}/flag", body, token=claimant)
+
+
+def _tournament(services: Any, client: Any, call: Any) -> None:
+    """A Swiss of three rounds whose organiser pairs them: six register, one is withdrawn by
+    the organiser and one removed, four check in; round 1 has a table played out and one
+    forfeited, then a correction; round 2 is paired, adjudicated, with a penalty and a
+    disqualification; the organiser finishes after it (docs/api.md, "Tournaments")."""
+    base = "/api/v1"
+    fmt = {"kind": "swiss", "rounds": 3, "pairing": "organiser"}
+    created = call(
+        "create_tournament",
+        "POST",
+        f"{base}/tournaments",
+        {"game": "azul", "name": "Harbour Open", "format": fmt},
+    )
+    path = f"{base}/tournaments/{created['tournament_id']}"
+    org = created["organiser_token"]
+    names = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fox")
+    entrants = [call("register_entrant", "POST", f"{path}/entrants", {"name": n}) for n in names]
+    tokens = [e["token"] for e in entrants]
+    body = {"entrant": entrants[4]["entrant"]}
+    call("withdraw_entrant", "POST", f"{path}/withdraw", body, token=org)
+    body = {"entrant": entrants[5]["entrant"], "reason": "Registered twice"}
+    call("remove_entrant", "POST", f"{path}/remove", body, token=org)
+    call("open_check_in", "POST", f"{path}/open-check-in", token=org)
+    for token in tokens[:4]:
+        call("check_in", "POST", f"{path}/check-in", token=token)
+    call("start_tournament", "POST", f"{path}/start", token=org)
+    call("my_tables", "GET", f"{path}/tables/mine", token=tokens[0])
+    call("arbiter_tokens", "GET", f"{path}/arbiter/tokens", token=org)
+    call("list_rounds", "GET", f"{path}/rounds")
+    first, second = call("get_round", "GET", f"{path}/rounds/1")["tables"]
+    seats: dict[int, str] = {}
+    for token in tokens[:4]:
+        for mine in client.get(f"{path}/tables/mine", headers=_bearer(token)).json["tables"]:
+            if mine["game"] == first["game"]:
+                seats[mine["seat"]] = mine["token"]
+    play_out(services.app, UUID(first["game"]), [seats[0], seats[1]], random.Random(15))
+    services.catch_up()  # the results manager records the result
+    absent = [second["seats"][1]["entrant"]]
+    body = {"game": second["game"], "absent": absent, "reason": "Did not come"}
+    call("forfeit_table", "POST", f"{path}/arbiter/forfeit", body, token=org)
+    body = {"game": first["game"], "ranks": [1, 2], "reason": "Scoresheet misread"}
+    call("correct_result", "POST", f"{path}/arbiter/correct", body, token=org)
+    call("list_tables", "GET", f"{path}/tables")
+    paired = call("pair_round", "POST", f"{path}/rounds", token=org)["tables"]
+    body = {"game": paired[0]["game"], "ranks": [2, 1], "scores": [31, 40], "reason": "Power cut"}
+    call("adjudicate_table", "POST", f"{path}/arbiter/adjudicate", body, token=org)
+    body = {"entrant": paired[1]["seats"][0]["entrant"], "points": 0.5, "reason": "Late"}
+    call("penalise_entrant", "POST", f"{path}/arbiter/penalty", body, token=org)
+    body = {"entrant": paired[1]["seats"][1]["entrant"], "reason": "Misconduct"}
+    call("disqualify_entrant", "POST", f"{path}/arbiter/disqualify", body, token=org)
+    body = {"game": paired[1]["game"], "ranks": [1, 2], "reason": "Disqualified opponent"}
+    client.post(f"{path}/arbiter/adjudicate", json=body, headers=_bearer(org))
+    call("finish_tournament", "POST", f"{path}/finish", token=org)
+    services.catch_up()
+    services.catch_up()  # the read models follow the tournament's last events
+    call("get_tournament", "GET", path)
+    call("get_standings", "GET", f"{path}/standings")
+    call("tournament_ratings", "GET", f"{path}/ratings")
+    call("list_tournaments", "GET", f"{base}/tournaments?limit=2")
+    call("game_ratings", "GET", f"{base}/ratings?game=azul&limit=3")
 
 
 def _bearer(token: str) -> dict[str, str]:

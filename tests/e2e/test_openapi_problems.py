@@ -79,6 +79,36 @@ BLUEPRINTS = {
         ("GET", "/api/v1/log/proofs/consistency"),
         ("GET", "/api/v1/games/<game_id>/checkpoints"),
     },
+    "tournaments": {
+        ("GET", "/api/v1/tournaments"),
+        ("POST", "/api/v1/tournaments"),
+        ("GET", "/api/v1/tournaments/<tournament_id>"),
+        ("POST", "/api/v1/tournaments/<tournament_id>/entrants"),
+        ("POST", "/api/v1/tournaments/<tournament_id>/withdraw"),
+        ("POST", "/api/v1/tournaments/<tournament_id>/check-in"),
+        ("POST", "/api/v1/tournaments/<tournament_id>/remove"),
+        ("POST", "/api/v1/tournaments/<tournament_id>/open-check-in"),
+        ("POST", "/api/v1/tournaments/<tournament_id>/start"),
+    },
+    "tournament_play": {
+        ("GET", "/api/v1/tournaments/<tournament_id>/rounds"),
+        ("POST", "/api/v1/tournaments/<tournament_id>/rounds"),
+        ("GET", "/api/v1/tournaments/<tournament_id>/rounds/<turn:number>"),
+        ("GET", "/api/v1/tournaments/<tournament_id>/tables"),
+        ("GET", "/api/v1/tournaments/<tournament_id>/tables/mine"),
+        ("GET", "/api/v1/tournaments/<tournament_id>/standings"),
+        ("GET", "/api/v1/tournaments/<tournament_id>/ratings"),
+        ("GET", "/api/v1/ratings"),
+    },
+    "tournament_arbiter": {
+        ("POST", "/api/v1/tournaments/<tournament_id>/arbiter/forfeit"),
+        ("POST", "/api/v1/tournaments/<tournament_id>/arbiter/adjudicate"),
+        ("POST", "/api/v1/tournaments/<tournament_id>/arbiter/correct"),
+        ("POST", "/api/v1/tournaments/<tournament_id>/arbiter/penalty"),
+        ("POST", "/api/v1/tournaments/<tournament_id>/arbiter/disqualify"),
+        ("POST", "/api/v1/tournaments/<tournament_id>/finish"),
+        ("GET", "/api/v1/tournaments/<tournament_id>/arbiter/tokens"),
+    },
 }
 """Each resource's blueprint (named after its module in api/resources/) and its routes."""
 
@@ -88,6 +118,10 @@ LIMITED = {429}
 """Every operation may be rate limited (api/ratelimit.py)."""
 IDEMPOTENT = LIMITED | {400, 409, 422}
 """Every POST takes an Idempotency-Key (api/idempotency.py)."""
+ORGANISER = {401, 403, 404, 409}
+"""A tournament command without a body, with a token (the organiser's or an entrant's)."""
+TOURNAMENT_COMMAND = BODY | ORGANISER | {422}
+"""A tournament command with a body and a token."""
 DECLARED = {
     ("get", "/api/v1/game-types"): LIMITED,
     ("get", "/api/v1/game-types/{name}/schemas"): LIMITED | {404},
@@ -122,6 +156,30 @@ DECLARED = {
     ("get", "/api/v1/log/proofs/inclusion"): LIMITED | {400, 404, 422},
     ("get", "/api/v1/log/proofs/consistency"): LIMITED | {400, 404, 422},
     ("get", "/api/v1/games/{game_id}/checkpoints"): LIMITED | {404},
+    ("get", "/api/v1/tournaments"): LIMITED | {400},
+    ("post", "/api/v1/tournaments"): IDEMPOTENT | BODY | {404, 422},
+    ("get", "/api/v1/tournaments/{tournament_id}"): LIMITED | {404},
+    ("post", "/api/v1/tournaments/{tournament_id}/entrants"): IDEMPOTENT | BODY | {404, 409, 422},
+    ("post", "/api/v1/tournaments/{tournament_id}/withdraw"): IDEMPOTENT | TOURNAMENT_COMMAND,
+    ("post", "/api/v1/tournaments/{tournament_id}/check-in"): IDEMPOTENT | ORGANISER,
+    ("post", "/api/v1/tournaments/{tournament_id}/remove"): IDEMPOTENT | TOURNAMENT_COMMAND,
+    ("post", "/api/v1/tournaments/{tournament_id}/open-check-in"): IDEMPOTENT | ORGANISER,
+    ("post", "/api/v1/tournaments/{tournament_id}/start"): IDEMPOTENT | ORGANISER,
+    ("get", "/api/v1/tournaments/{tournament_id}/rounds"): LIMITED | {404},
+    ("post", "/api/v1/tournaments/{tournament_id}/rounds"): IDEMPOTENT | ORGANISER,
+    ("get", "/api/v1/tournaments/{tournament_id}/rounds/{number}"): LIMITED | {404},
+    ("get", "/api/v1/tournaments/{tournament_id}/tables"): LIMITED | {404},
+    ("get", "/api/v1/tournaments/{tournament_id}/tables/mine"): LIMITED | {401, 403, 404},
+    ("get", "/api/v1/tournaments/{tournament_id}/standings"): LIMITED | {404},
+    ("get", "/api/v1/tournaments/{tournament_id}/ratings"): LIMITED | {404},
+    ("get", "/api/v1/ratings"): LIMITED | {400, 404},
+    **{
+        ("post", f"/api/v1/tournaments/{{tournament_id}}/arbiter/{act}"): IDEMPOTENT
+        | TOURNAMENT_COMMAND
+        for act in ("forfeit", "adjudicate", "correct", "penalty", "disqualify")
+    },
+    ("post", "/api/v1/tournaments/{tournament_id}/finish"): IDEMPOTENT | ORGANISER,
+    ("get", "/api/v1/tournaments/{tournament_id}/arbiter/tokens"): LIMITED | {401, 403, 404},
 }
 """The problem statuses each operation declares (docs/api.md, "Errors": which and why).
 GET /game-types, the rendering data, the signing keys and the latest tree head read nothing from

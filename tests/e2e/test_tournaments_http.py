@@ -243,3 +243,20 @@ def test_the_organiser_pairs_and_the_arbiter_decides_over_http(client: FlaskClie
     assert forfeited["result"]["how"] == "forfeit" and forfeited["result"]["reason"] == "no-show"
     # the table played on after the forfeit's decision is left as decided
     assert client.get(f"{API}/games/{first}").json["status"] == "active"
+
+
+def test_every_tournament_get_with_an_etag_answers_304(client: FlaskClient) -> None:
+    organised = organise(client, {"kind": "swiss", "rounds": 2}, 2)
+    paths = ["", "/rounds", "/rounds/1", "/tables", "/standings", "/ratings"]
+    etags = {}
+    for path in paths:
+        first = client.get(organised.path + path)
+        etag = etags[path] = first.headers["ETag"]
+        again = client.get(organised.path + path, headers={"If-None-Match": etag})
+        assert (again.status_code, again.data, again.headers["ETag"]) == (304, b"", etag), path
+    [table] = rounds(client, organised)[0]["tables"]
+    body = {"game": table["game"], "ranks": [1, 2], "reason": "the clock stopped"}
+    command(client, organised, "arbiter/adjudicate", body)
+    for path in paths:
+        moved = client.get(organised.path + path, headers={"If-None-Match": etags[path]})
+        assert moved.status_code == 200 and moved.headers["ETag"] != etags[path], path
