@@ -4,7 +4,8 @@ no answer may be a 5xx, a refusal must be a problem its operation declares, its 
 valid against the declared schema, and an answer that is not a refusal must be what the typed
 document declares (status, content type, headers, body). Half the cases aim at a real game
 with a real seat token, so the requests reach the use cases and the rules, not only the 404
-of an unknown id; a refused request (4xx) must leave that game as it was.
+of an unknown id; a refused request (4xx) must leave that game as it was. The same for a
+running tournament, with its organiser's token.
 
 Bounded: a fixed number of examples per operation, derandomised, so CI time is steady."""
 
@@ -49,15 +50,35 @@ def live(tmp_path: Path) -> Iterator[dict[str, Any]]:
         client.post(f"/api/v1/games/{game_id}/seats", json={"name": f"p{n}"}).json["token"]
         for n in range(2)
     ]
+    tournament, organiser = _running_tournament(client)
     yield {
         "app": app,
         "services": services,
         "game_id": game_id,
         "token": tokens[0],
+        "tournament_id": tournament,
+        "organiser": organiser,
         "schema": schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app),
         "document": client.get("/api/v1/openapi.json").json,
     }
     services.close()
+
+
+def _running_tournament(client: Any) -> tuple[str, str]:
+    """A Swiss of four entrants whose round 1 is being played: its id and the organiser's
+    token (the cases aimed at it reach the tournament's rules, not only its 404)."""
+    made = client.post(
+        "/api/v1/tournaments",
+        json={"game": "azul", "name": "Fuzz", "format": {"kind": "swiss", "rounds": 3}},
+    ).json
+    path = f"/api/v1/tournaments/{made['tournament_id']}"
+    organiser = {"Authorization": f"Bearer {made['organiser_token']}"}
+    entrants = [client.post(f"{path}/entrants", json={"name": f"e{n}"}).json for n in range(4)]
+    client.post(f"{path}/open-check-in", headers=organiser)
+    for entrant in entrants:
+        client.post(f"{path}/check-in", headers={"Authorization": f"Bearer {entrant['token']}"})
+    assert client.post(f"{path}/start", headers=organiser).status_code == 200
+    return made["tournament_id"], made["organiser_token"]
 
 
 FUZZ = settings(
@@ -87,6 +108,9 @@ def test_no_request_gets_a_server_error(
             fixed["headers"] = {"Authorization": f"Bearer {live['token']}"}
             if "game_id" in names:
                 fixed["path_parameters"] = {"game_id": live["game_id"]}
+            if "tournament_id" in names:
+                fixed["path_parameters"] = {"tournament_id": live["tournament_id"]}
+                fixed["headers"] = {"Authorization": f"Bearer {live['organiser']}"}
 
         @given(case=operation.as_strategy(generation_mode=mode, **fixed))
         @FUZZ
@@ -106,6 +130,9 @@ def test_no_request_gets_a_server_error(
 def _call(case: Any, live: dict[str, Any]) -> None:
     game_id = UUID(live["game_id"])
     before = live["services"].app.view(game_id)["version"]
+    tournaments = live["services"].tournaments
+    tournament_id = UUID(live["tournament_id"])
+    tournament_before = tournaments.load(tournament_id).version
     response = case.call()
     assert response.status_code < 500, (case.method, case.formatted_path, response.text)
     if response.status_code < 400:  # the typed document's answer (issue 13, part 1)
@@ -116,6 +143,8 @@ def _call(case: Any, live: dict[str, Any]) -> None:
         _declared(case, response, live["document"])
         after = live["services"].app.view(game_id)["version"]
         assert after == before, "a refused request changed the game"
+        after = tournaments.load(tournament_id).version
+        assert after == tournament_before, "a refused request changed the tournament"
 
 
 def _declared(case: Any, response: Any, document: dict[str, Any]) -> None:
