@@ -81,6 +81,7 @@ ETAG_OPERATIONS = frozenset(
         "flag_seat",
         *TOURNAMENT_OPERATIONS,
         "get_standings",
+        "tournament_record",
     }
 )
 """The operations whose successful answer carries the game's version as ``ETag``
@@ -105,9 +106,16 @@ STANDINGS_ETAG: dict[str, Any] = {
     "required": True,
     "schema": {"type": "string", "pattern": '^"[1-9][0-9]*-[0-9]+"$'},
 }
+TOURNAMENT_RECORD_ETAG: dict[str, Any] = {
+    "description": "The tournament's version and the size of the transparency log's tree head "
+    'its record\'s proofs are against ("25-6"): send it back as If-None-Match',
+    "required": True,
+    "schema": {"type": "string", "pattern": '^"[1-9][0-9]*-[0-9]+"$'},
+}
 ETAG_HEADERS: dict[str, dict[str, Any]] = {
     "game_record": RECORD_ETAG,
     "get_standings": STANDINGS_ETAG,
+    "tournament_record": TOURNAMENT_RECORD_ETAG,
     **{name: TOURNAMENT_ETAG for name in TOURNAMENT_OPERATIONS},
 }
 """Operations whose ``ETag`` is not the game's version alone: a record's is the version and
@@ -126,6 +134,7 @@ CONDITIONAL_OPERATIONS = frozenset(
         "list_tables",
         "get_standings",
         "tournament_ratings",
+        "tournament_record",
     }
 )
 """The GETs answered ``304 Not Modified`` when ``If-None-Match`` names the version they

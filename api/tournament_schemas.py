@@ -9,10 +9,11 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from api.fields import StrictNumber
-from api.schemas import LedgerSettingsSchema
-from api.tlog_schemas import Closed, TreeHeadSchema
+from api.schemas import LedgerSettingsSchema, RecordSchema
+from api.tlog_schemas import Closed, TransparencySchema, TreeHeadSchema
 from api.tournament_request_schemas import TournamentFormatSchema, text
 from application.projections.tournaments import PHASES
+from application.tournament_record_format import FORMAT, FORMAT_VERSION
 from domain.tournament.format import KINDS
 from domain.tournament.results import HOWS
 
@@ -237,3 +238,68 @@ class ArbiterTokenSchema(Closed):
 class ArbiterTokensSchema(Closed):
     tournament_id = fields.String(required=True)
     tables = fields.List(fields.Nested(ArbiterTokenSchema), required=True)
+
+
+class TournamentEventSchema(Closed):
+    """A tournament's event as its log presents it (docs/tournaments.md, "Events")."""
+
+    version = fields.Integer(required=True)
+    type = fields.String(required=True)
+    timestamp = fields.String(required=True)
+    data = fields.Dict(required=True, metadata={"description": "Its public data"})
+    prev_hash = fields.String(required=True)
+    hash = fields.String(required=True)
+
+
+class RecordedTournamentSchema(Closed):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    game = fields.String(required=True)
+    options = fields.Dict(required=True)
+    settings = fields.Nested(LedgerSettingsSchema, required=True)
+    format = fields.Nested(TournamentFormatSchema, required=True)
+    created_at = fields.String(required=True)
+
+
+class RecordedEntrantSchema(Closed):
+    entrant = fields.String(required=True)
+    name = fields.String(required=True)
+    number = fields.Integer(required=True, allow_none=True)
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
+    late = fields.Boolean(required=True)
+    reason = fields.String(required=True)
+
+
+class PairingInputsSchema(Closed):
+    """A round's pairing inputs: what the verifier pairs the round from again."""
+
+    round = fields.Integer(required=True)
+    random_position = fields.Integer(required=True)
+    entrants = fields.List(
+        fields.Dict(), required=True, metadata={"description": "Each entrant's standing inputs"}
+    )
+
+
+class TournamentRecordSchema(Closed):
+    """A finished tournament's record (docs/tournaments.md, "The tournament record"):
+    ``gameledger verify`` checks it."""
+
+    format = fields.String(required=True, validate=validate.OneOf([FORMAT]))
+    format_version = fields.Integer(required=True, validate=validate.OneOf([FORMAT_VERSION]))
+    tournament = fields.Nested(RecordedTournamentSchema, required=True)
+    entrants = fields.List(fields.Nested(RecordedEntrantSchema), required=True)
+    seed_sha256 = fields.String(required=True)
+    seed = fields.String(required=True)
+    events = fields.List(fields.Nested(TournamentEventSchema), required=True)
+    chain_head = fields.String(required=True)
+    rounds = fields.List(fields.Nested(PairingInputsSchema), required=True)
+    standings = fields.List(fields.Nested(StandingSchema), required=True)
+    games = fields.List(
+        fields.Nested(RecordSchema), required=True, metadata={"description": "Each table's"}
+    )
+    transparency = fields.Nested(
+        TransparencySchema,
+        required=True,
+        allow_none=True,
+        metadata={"description": "The tournament chain's checkpoint and its inclusion proof"},
+    )

@@ -31,6 +31,10 @@ _TABLE = (
 )
 """What every act on a table can meet."""
 
+_UNDECIDED = Failure(409, "table-decided", "table-game-ended")
+"""A forfeit or an adjudication decides a table that has no result and whose game has not
+ended (its outcome decides it then)."""
+
 _ENTRANT = (*COMMAND, Failure(404, "no-such-entrant"), Failure(422, "not-plain-text"))
 """What every act on an entrant can meet."""
 
@@ -41,36 +45,49 @@ def _act(tournament_id: str, act: Any) -> Answer:
     return changed(uuid, done.version)
 
 
+def _decide(tournament_id: str, game: str, act: Any) -> Answer:
+    """A forfeit or an adjudication: refused once the table's game has ended (409
+    ``table-game-ended``: its outcome decides the table)."""
+    uuid = tournament_uuid(tournament_id)
+    done = services().tournaments.decide_table(uuid, required_token(), game, act)
+    return changed(uuid, done.version)
+
+
 @blp.route("/tournaments/<tournament_id>/arbiter/forfeit", methods=["POST"])
 @blp.arguments(rq.ForfeitRequest())
 @blp.response(200, ts.TournamentChangedSchema)
-@blp.problems(*_TABLE, Failure(409, "table-decided"), Failure(422, "bad-forfeit"))
+@blp.problems(*_TABLE, _UNDECIDED, Failure(422, "bad-forfeit"))
 def forfeit_table(body: dict[str, Any], tournament_id: str) -> Answer:
-    """Forfeit the no-shows (``absent``: entrant ids) of a table that has no result: the
-    others share first place, the no-shows the place after them, no game score; the
-    tournament goes on as after any result."""
+    """Forfeit the no-shows (``absent``: entrant ids) of a table that has no result and whose
+    game has not ended: the others share first place, the no-shows the place after them, no
+    game score; the tournament goes on as after any result."""
     game, absent, reason = body["game"], body["absent"], body["reason"]
-    return _act(tournament_id, lambda t: t.forfeit(game, absent, reason))
+    return _decide(tournament_id, game, lambda t: t.forfeit(game, absent, reason))
 
 
 @blp.route("/tournaments/<tournament_id>/arbiter/adjudicate", methods=["POST"])
 @blp.arguments(rq.ResultRequest())
 @blp.response(200, ts.TournamentChangedSchema)
-@blp.problems(*_TABLE, Failure(409, "table-decided"), Failure(422, "bad-ranks", "bad-scores"))
+@blp.problems(*_TABLE, _UNDECIDED, Failure(422, "bad-ranks", "bad-scores"))
 def adjudicate_table(body: dict[str, Any], tournament_id: str) -> Answer:
-    """Decide the result of a table's game that cannot be finished: ``ranks`` (one per seat,
-    competition ranks), ``scores`` (default 0s). Not rated."""
+    """Decide the result of a table's game that cannot be finished (and has not ended):
+    ``ranks`` (one per seat, competition ranks), ``scores`` (default 0s). Not rated."""
     game, ranks, scores, reason = body["game"], body["ranks"], body["scores"], body["reason"]
-    return _act(tournament_id, lambda t: t.adjudicate(game, ranks, scores, reason))
+    return _decide(tournament_id, game, lambda t: t.adjudicate(game, ranks, scores, reason))
 
 
 @blp.route("/tournaments/<tournament_id>/arbiter/correct", methods=["POST"])
 @blp.arguments(rq.ResultRequest())
 @blp.response(200, ts.TournamentChangedSchema)
-@blp.problems(*_TABLE, Failure(409, "table-not-decided"), Failure(422, "bad-ranks", "bad-scores"))
+@blp.problems(
+    *_TABLE,
+    Failure(409, "table-not-decided", "tournament-not-running"),
+    Failure(422, "bad-ranks", "bad-scores"),
+)
 def correct_result(body: dict[str, Any], tournament_id: str) -> Answer:
-    """Correct a decided table's result (``scores`` omitted: kept). Rounds already paired
-    stay as they were; the standings and ratings follow the corrected result."""
+    """Correct a decided table's result while the tournament runs (``scores`` omitted: kept).
+    Rounds already paired stay as they were; the standings and ratings follow the corrected
+    result."""
     game, ranks, scores, reason = body["game"], body["ranks"], body["scores"], body["reason"]
     return _act(tournament_id, lambda t: t.correct_result(game, ranks, scores, reason))
 
@@ -78,10 +95,10 @@ def correct_result(body: dict[str, Any], tournament_id: str) -> Answer:
 @blp.route("/tournaments/<tournament_id>/arbiter/penalty", methods=["POST"])
 @blp.arguments(rq.PenaltyRequest())
 @blp.response(200, ts.TournamentChangedSchema)
-@blp.problems(*_ENTRANT, Failure(422, "bad-penalty"))
+@blp.problems(*_ENTRANT, Failure(409, "tournament-not-running"), Failure(422, "bad-penalty"))
 def penalise_entrant(body: dict[str, Any], tournament_id: str) -> Answer:
     """Deduct ``points`` tournament points (above 0, at most 1,000) from an entrant with a
-    pairing number."""
+    pairing number, while the tournament runs."""
     entrant, points, reason = body["entrant"], body["points"], body["reason"]
     return _act(tournament_id, lambda t: t.penalise(entrant, points, reason))
 

@@ -1,21 +1,25 @@
 """A tournament's play (issue 15, part 7; docs/api.md, "Tournaments"): its rounds, pairing
 the next one (the organiser, where pairing is ``organiser``), its tables with their games and
 results, an entrant's own seats with their tokens, the standings with the transparency log's
-latest signed tree head, and ratings — one tournament's, and a game kind's across
-tournaments. One tournament's reads show every command committed before the request
-(application/tournament_documents.py); the version is the ``ETag``."""
+latest signed tree head, ratings — one tournament's, and a game kind's across tournaments —
+and a finished tournament's record. One tournament's reads show every command committed
+before the request (application/tournament_documents.py); the version is the ``ETag``."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from api import problems
+from flask import url_for
+from werkzeug.wrappers import Response
+
+from api import problems, tlog_schemas
 from api import tournament_request_schemas as rq
 from api import tournament_schemas as ts
 from api.problems import Failure
 from api.requests import Blueprint, required_token, tournament_uuid
 from api.resources.common import PREFIX, Answer, services, with_etag
 from api.resources.tournaments import document
+from application.reads import serialised
 from application.tournament_documents import (
     current_document,
     ratings_of,
@@ -24,8 +28,11 @@ from application.tournament_documents import (
     standings_of,
     tables_of,
 )
+from application.tournament_records import LogProofs
+from application.tournament_records import tournament_record as tournament_record_of
 from application.transparency import latest_head
 from domain.registry import rules_for
+from domain.tournament.aggregate import Tournament
 
 blp = Blueprint(
     "tournament_play",
@@ -71,13 +78,13 @@ def pair_round(tournament_id: str) -> Answer:
     desk = found.tournaments
     token = required_token()
 
-    def pair(t: Any) -> int:
+    def pair(t: Tournament) -> int:
         desk.check_organiser(t, token)
         return int(t.pair_next_round().number)
 
     version, number = desk.command(uuid, pair)
     paired = round_of(current_document(desk, found.tournament_reads, uuid), number)
-    location = f"{PREFIX}/tournaments/{tournament_id}/rounds/{number}"
+    location = url_for("tournament_play.get_round", tournament_id=tournament_id, number=number)
     return with_etag({**paired, "version": version}, version, 201, location)
 
 
@@ -135,6 +142,34 @@ def tournament_ratings(tournament_id: str) -> Answer:
     tournaments.md, "Ratings"), best ``ordinal`` first; null until its first rated game."""
     found = document(tournament_id)
     return with_etag(ratings_of(found), found["version"])
+
+
+@blp.route("/tournaments/<tournament_id>/record", methods=["GET"])
+@blp.arguments(tlog_schemas.RecordQuery(), location="query")
+@blp.response(200, ts.TournamentRecordSchema)
+@blp.problems(
+    problems.QUERY,
+    problems.TOURNAMENT,
+    Failure(404, "tree-head-not-found"),
+    Failure(409, "tournament-not-finished"),
+)
+def tournament_record(query: dict[str, Any], tournament_id: str) -> Response:
+    """A finished tournament's self-contained record (docs/tournaments.md, "The tournament
+    record"): its events, every table's game record, each round's pairing inputs, the
+    standings, and the proofs that the service logged its chain and every game — all against
+    the latest signed tree head, or the stored one of ``tree_size`` entries. ``gameledger
+    verify`` re-derives every pairing, game and standing from it. 409 before the end (its seed
+    is secret until then). The ``ETag`` is the version and the tree head's size."""
+    found = services()
+    uuid = tournament_uuid(tournament_id)
+    size = query["tree_size"]
+    if size is None:
+        size = latest_head(found.tlog.store, found.keys)["size"]
+    proofs = LogProofs(found.tlog.store, found.keys, size)
+    record = tournament_record_of(found.app, found.tournaments, uuid, proofs=proofs)
+    answer = Response(serialised(record), mimetype="application/json")
+    answer.headers["ETag"] = f'"{record["events"][-1]["version"]}-{size}"'
+    return answer
 
 
 @blp.route("/ratings", methods=["GET"])

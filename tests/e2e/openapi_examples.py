@@ -246,6 +246,7 @@ def _tournament(services: Any, client: Any, call: Any) -> None:
     call("tournament_ratings", "GET", f"{path}/ratings")
     call("list_tournaments", "GET", f"{base}/tournaments?limit=2")
     call("game_ratings", "GET", f"{base}/ratings?game=azul&limit=3")
+    call("tournament_record", "GET", f"{path}/record")
 
 
 def _bearer(token: str) -> dict[str, str]:
@@ -253,8 +254,15 @@ def _bearer(token: str) -> dict[str, str]:
 
 
 def _cut(found: dict[str, Any]) -> dict[str, Any]:
-    """The legal moves and the event page cut to their first items."""
+    """The legal moves, and a tournament record's events and its games' events and moves,
+    cut to their first items."""
     found["legal_moves"]["response"]["moves"] = found["legal_moves"]["response"]["moves"][:LONG]
+    record = found["tournament_record"]["response"]
+    record["events"] = record["events"][:LONG]
+    record["games"] = [
+        {**game, "events": game["events"][:LONG], "moves": game["moves"][:LONG]}
+        for game in record["games"][:2]
+    ]
     return found
 
 

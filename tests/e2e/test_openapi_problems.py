@@ -99,6 +99,7 @@ BLUEPRINTS = {
         ("GET", "/api/v1/tournaments/<tournament_id>/standings"),
         ("GET", "/api/v1/tournaments/<tournament_id>/ratings"),
         ("GET", "/api/v1/ratings"),
+        ("GET", "/api/v1/tournaments/<tournament_id>/record"),
     },
     "tournament_arbiter": {
         ("POST", "/api/v1/tournaments/<tournament_id>/arbiter/forfeit"),
@@ -173,6 +174,7 @@ DECLARED = {
     ("get", "/api/v1/tournaments/{tournament_id}/standings"): LIMITED | {404},
     ("get", "/api/v1/tournaments/{tournament_id}/ratings"): LIMITED | {404},
     ("get", "/api/v1/ratings"): LIMITED | {400, 404},
+    ("get", "/api/v1/tournaments/{tournament_id}/record"): LIMITED | {400, 404, 409},
     **{
         ("post", f"/api/v1/tournaments/{{tournament_id}}/arbiter/{act}"): IDEMPOTENT
         | TOURNAMENT_COMMAND

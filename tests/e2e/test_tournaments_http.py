@@ -20,7 +20,9 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from flask.testing import FlaskClient
 
+from application.audit_tournament import verify_tournament_record
 from application.checkpoints import canonical_json, tree_head_bytes
+from application.signing import PublicKey
 from domain.merkle import leaf_hash, verify_inclusion
 from infrastructure.container import Services
 from tests.e2e.conftest import bearer
@@ -150,6 +152,18 @@ def test_a_swiss_is_run_over_http_from_creation_to_its_ratings(
             [bytes.fromhex(h) for h in proof["inclusion_proof"]],
             bytes.fromhex(head["root_hash"]),
         )
+
+    # the record, proved against the head kept with the standings, verifies with the key
+    record = client.get(f"{organised.path}/record?tree_size={head['size']}")
+    assert record.headers["ETag"] == f'"{final["version"]}-{head["size"]}"'
+    [key] = [k for k in client.get(f"{API}/keys").json["keys"] if k["key_id"] == head["key_id"]]
+    pinned = PublicKey(b64url(key["public_key"]), key["created_at"])
+    report = verify_tournament_record(record.json, pinned_keys=[pinned], tree_head=head)
+    assert report.ok, report.summary
+    assert (report.rounds, report.tables, report.games_verified) == (2, 4, 4)
+    assert record.json["transparency"]["tree_head"] == head
+    forged = {**record.json, "standings": record.json["standings"][::-1]}
+    assert not verify_tournament_record(forged, pinned_keys=[pinned], tree_head=head).ok
 
     # ratings: one tournament's, and the game kind's across tournaments (a read model)
     ratings = client.get(f"{organised.path}/ratings").json["ratings"]

@@ -8,16 +8,27 @@ declares."""
 
 from __future__ import annotations
 
+import random
 import uuid
 from typing import Any
 
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from api.app import create_app
 from api.errors import PROBLEM
 from infrastructure.container import Services
 from tests.e2e.conftest import bearer
-from tests.e2e.tournament_http import API, Organised, command, create, organise, register
+from tests.e2e.tournament_http import (
+    API,
+    Organised,
+    command,
+    create,
+    organise,
+    play_game,
+    register,
+    seats_of,
+)
 
 SWISS = {"kind": "swiss", "rounds": 2}
 
@@ -157,8 +168,12 @@ def test_refusals_before_the_start(client: FlaskClient) -> None:
     refused(post(client, organised, "remove", org, {"entrant": ann, "reason": " "}), 422,
             "not-plain-text")  # fmt: skip
     refused(post(client, organised, "remove", org, {"entrant": ann}), 400, "invalid-request")
-    refused(post(client, organised, "arbiter/penalty", org,
-                 {"entrant": ann, "points": 1, "reason": "r"}), 404, "no-such-entrant")  # fmt: skip
+    for verb, body in (
+        ("arbiter/penalty", {"entrant": ann, "points": 1, "reason": "r"}),
+        ("arbiter/correct", {"game": str(uuid.uuid4()), "ranks": [1, 2], "reason": "r"}),
+    ):
+        refused(post(client, organised, verb, org, body), 409, "tournament-not-running")
+    refused(client.get(f"{organised.path}/record"), 409, "tournament-not-finished")
     assert version(client, organised) == before
 
     command(client, organised, "open-check-in")
@@ -212,6 +227,11 @@ def test_refusals_while_running_and_after_the_end(client: FlaskClient) -> None:
     act("penalty", {"entrant": seats[0], "points": "1", **reason}, 400, "invalid-request")
     act("penalty", {"entrant": seats[0], "points": True, **reason}, 400, "invalid-request")
     act("disqualify", {"entrant": "nobody", **reason}, 404, "no-such-entrant")
+    act("penalty", {"entrant": "nobody", "points": 1, **reason}, 404, "no-such-entrant")
+    for verb in ("forfeit", "adjudicate"):  # the tournament's own id, a game's: no table
+        body = {"game": organised.tournament_id, "absent": [seats[0]], "ranks": [1, 2], **reason}
+        body.pop("ranks" if verb == "forfeit" else "absent")
+        act(verb, body, 404, "no-such-table")
     assert version(client, organised) == before
 
     command(client, organised, "arbiter/adjudicate", {"game": game, "ranks": [1, 2], **reason})
@@ -227,6 +247,10 @@ def test_refusals_while_running_and_after_the_end(client: FlaskClient) -> None:
 
     command(client, organised, "finish")
     refused(post(client, organised, "finish", org), 409, "tournament-not-running")
+    act("correct", {"game": game, "ranks": [2, 1], **reason}, 409, "tournament-not-running")
+    act("penalty", {"entrant": seats[0], "points": 1, **reason}, 409, "tournament-not-running")
+    refused(client.get(f"{organised.path}/record?tree_size=99999"), 404, "tree-head-not-found")
+    refused(client.get(f"{organised.path}/record?tree_size=x"), 400, "invalid-request")
     refused(post(client, organised, "entrants", None, {"name": "Late"}), 409, "tournament-finished")
     remaining = first[1]["seats"][1]["entrant"]
     refused(post(client, organised, "withdraw", organised.entrants[remaining]), 409,
@@ -242,3 +266,28 @@ def test_bad_queries(client: FlaskClient) -> None:
     refused(client.get(f"{API}/ratings?game=chess"), 404, "unknown-game")
     refused(client.get(f"{API}/ratings"), 400, "invalid-request")
     refused(client.get(f"{API}/ratings?game=azul&limit=0"), 400, "invalid-request")
+
+
+def test_a_table_whose_game_has_ended_is_decided_by_its_outcome(
+    http_services: Services,
+) -> None:
+    """No follower runs here, so the game's outcome is not recorded yet: the arbiter still
+    may not decide the table (its outcome will)."""
+    client = create_app(http_services, follow=False).test_client()
+    organised = organise(client, SWISS, 4)
+    tables = seats_of(client, organised)
+    game = sorted(tables)[0]
+    play_game(client, game, tables[game], random.Random(3))
+    before = version(client, organised)
+    [table] = [
+        t for t in client.get(f"{organised.path}/tables").json["tables"] if t["game"] == game
+    ]
+    assert table["result"] is None
+    reason = {"reason": "too late"}
+    for verb, body in (
+        ("forfeit", {"game": game, "absent": [table["seats"][0]["entrant"]], **reason}),
+        ("adjudicate", {"game": game, "ranks": [1, 2], **reason}),
+    ):
+        answer = post(client, organised, f"arbiter/{verb}", organised.organiser, body)
+        refused(answer, 409, "table-game-ended")
+    assert version(client, organised) == before
