@@ -14,6 +14,7 @@ import base64
 import hashlib
 import random
 from typing import Any
+from uuid import UUID
 
 import pytest
 from cryptography.exceptions import InvalidSignature
@@ -274,3 +275,54 @@ def test_every_tournament_get_with_an_etag_answers_304(client: FlaskClient) -> N
     for path in paths:
         moved = client.get(organised.path + path, headers={"If-None-Match": etags[path]})
         assert moved.status_code == 200 and moved.headers["ETag"] != etags[path], path
+
+
+def test_no_answer_holds_a_secret(client: FlaskClient, http_services: Services) -> None:
+    """The tokens' digests, the tables' secret, the seed before the end, the arbiter's tokens
+    and the other entrants' seat tokens are in no answer anyone gets — documents, lists,
+    refusals, streams — and each entrant's own seats hold only its own tokens."""
+    organised = organise(client, {"kind": "swiss", "rounds": 2}, 4)
+    t = http_services.tournaments.load(UUID(organised.tournament_id))
+    secrets = {t.organiser_sha256, t.table_secret, t.seed, organised.organiser}
+    secrets |= {e["token_sha256"] for e in t.entrants.values()}
+    secrets |= set(organised.entrants.values())
+    arbiter = client.get(f"{organised.path}/arbiter/tokens", headers=bearer(organised.organiser))
+    secrets |= {table["arbiter_token"] for table in arbiter.json["tables"]}
+    mine = {
+        entrant: client.get(f"{organised.path}/tables/mine", headers=bearer(token))
+        for entrant, token in organised.entrants.items()
+    }
+    own = {e: {s["token"] for s in answer.json["tables"]} for e, answer in mine.items()}
+    every_seat = set().union(*own.values())
+    assert len(every_seat) == 4
+    for entrant, answer in mine.items():  # one's own seats: none of the others' tokens
+        others = every_seat - own[entrant]
+        assert not any(token in answer.get_data(as_text=True) for token in others)
+    http_services.wait()
+    answers = [
+        client.get(organised.path + path).get_data(as_text=True)
+        for path in ("", "/rounds", "/rounds/1", "/tables", "/standings", "/ratings", "/record")
+    ]
+    answers += [client.get(f"{API}/tournaments").get_data(as_text=True)]
+    answers += [client.get(f"{API}/ratings?game=azul").get_data(as_text=True)]
+    refusals = [
+        client.post(f"{organised.path}/entrants", json={"name": "player 0"}),
+        client.post(f"{organised.path}/start", headers=bearer(organised.organiser)),
+        client.get(f"{organised.path}/tables/mine", headers=bearer(organised.organiser)),
+        client.post(f"{organised.path}/check-in", headers=bearer(t.organiser_sha256)),
+    ]
+    answers += [r.get_data(as_text=True) for r in refusals]
+    lobby = client.get(f"{API}/games/stream", buffered=False)
+    game = next(iter(seats_of(client, organised)))
+    table = client.get(f"{API}/games/{game}/stream", buffered=False)
+    for stream in (lobby, table):
+        text = ""
+        for chunk in stream.response:
+            text += chunk.decode()
+            if "event: tournament" in text:
+                break
+        stream.close()
+        answers.append(text)
+    for text in answers:
+        for secret in secrets | every_seat:
+            assert secret not in text
