@@ -102,7 +102,7 @@ def check_start(phase: str, fixed: Mapping[str, Any], entrants: Entrants) -> lis
     """The ids of the entrants to start with (checked in, in registration order); refused
     unless check-in is open (``check-in-not-open``; after the start: ``tournament-started``)
     and enough have checked in to seat one table (``too-few-entrants``)."""
-    if phase == "running":
+    if phase in ("running", "finished"):
         raise TournamentPhase("tournament-started", "The tournament has already started.")
     if phase != "check-in":
         raise TournamentPhase("check-in-not-open", "Open check-in before starting.")
