@@ -11,13 +11,14 @@ pairing draw and every table's game seed derive from, is revealed only at the en
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
 from application.checkpoints import Signer, tournament_log_name
 from application.errors import Conflict
-from application.records import export_record
+from application.records import RecordStore, export_record, record_document
 from application.service import GameLedger
 from application.tlog import LogStore
 from application.tournament_record_format import (
@@ -50,10 +51,14 @@ def tournament_record(
     tournament_id: UUID,
     *,
     proofs: LogProofs | None = None,
+    records: RecordStore | None = None,
 ) -> dict[str, Any]:
     """The record of a finished tournament (module docstring); 409 ``tournament-not-finished``
     before its end. ``proofs``: the log the ``transparency`` of the tournament's chain and of
-    each table's game is proved in, all against one tree head (none: no ``transparency``)."""
+    each table's game is proved in, all against one tree head (none: no ``transparency``).
+    ``records``: where finished games' records are kept once built (the service's; each table's
+    game record is then built once, not on every export: :func:`application.records.
+    record_document`)."""
     tournaments.load(tournament_id)  # tournament-not-found
     store = ledger.games.store_of(tournament_id)
     stored = [e for e in store.events.get(tournament_id) if isinstance(e, TournamentEvent)]
@@ -72,7 +77,11 @@ def tournament_record(
     for rnd in tournament.rounds:
         for table in rnd["tables"]:
             game_id = UUID(table["game"])
-            game = export_record(ledger, game_id)
+            game = (
+                json.loads(record_document(ledger, records, game_id).body)
+                if records is not None
+                else export_record(ledger, game_id)
+            )
             if proofs is not None:
                 game["transparency"], _ = record_transparency(
                     ledger,

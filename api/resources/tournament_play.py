@@ -166,7 +166,9 @@ def tournament_record(query: dict[str, Any], tournament_id: str) -> Response:
     if size is None:
         size = latest_head(found.tlog.store, found.keys)["size"]
     proofs = LogProofs(found.tlog.store, found.keys, size)
-    record = tournament_record_of(found.app, found.tournaments, uuid, proofs=proofs)
+    record = tournament_record_of(
+        found.app, found.tournaments, uuid, proofs=proofs, records=found.records
+    )
     answer = Response(serialised(record), mimetype="application/json")
     answer.headers["ETag"] = f'"{record["events"][-1]["version"]}-{size}"'
     return answer
