@@ -349,7 +349,9 @@ class Tournament(Aggregate):
 
     def pair_next_round(self) -> Round:
         """Pair the next round (``domain.tournament.rounds.check_next_round``) from the
-        standings and the tournament's stream; each table gets its game's fixed id."""
+        standings and the tournament's stream; each table gets its game's fixed id. A round
+        with no table (every entrant still in has a bye) is over as soon as it is paired, so
+        the tournament goes on from it at once (:meth:`go_on`)."""
         inputs = pairing_inputs(self)
         number = rounds.check_next_round(self, sum(1 for e in inputs if e.active))
         rng = self.random_stream()
@@ -369,6 +371,8 @@ class Tournament(Aggregate):
             byes=list(paired.byes),
             random_position=rng.position,
         )
+        if not tables:  # a round that seats nobody is over at once: no result will end it
+            self.go_on()
         return paired
 
     def record_result(
