@@ -450,18 +450,22 @@ class Tournament(Aggregate):
     def correct_result(
         self, game_id: str, ranks: list[int], scores: list[int] | None, reason: str
     ) -> None:
-        """Correct a decided table's result (rounds already paired stay as they were)."""
+        """Correct a decided table's result (rounds already paired stay as they were; in an
+        elimination, who went on from a table is kept once the next round is paired:
+        ``rounds.check_advancement_kept``)."""
         reason = plain_text("reason", reason)
         rounds.check_running(self)
         number, table = rounds.find_table(self, game_id)
         rounds.check_decided(table)
         players = len(table["seats"])
+        ranks = results.check_ranks(ranks, players)
+        rounds.check_advancement_kept(self, number, table, ranks)
         self._trigger(
             ResultCorrected,
             round=number,
             table=table["table"],
             game=game_id,
-            ranks=results.check_ranks(ranks, players),
+            ranks=ranks,
             scores=(
                 results.check_scores(scores, players)
                 if scores is not None

@@ -8,7 +8,7 @@ import random
 
 from domain.tournament.invariants import check_invariants
 from domain.tournament.rounds import round_over
-from tests.unit.tournament.test_rounds import play_round, running
+from tests.unit.tournament.test_rounds import code, play_round, running
 
 
 def test_a_round_that_seats_nobody_does_not_stop_an_automatic_tournament() -> None:
@@ -27,3 +27,54 @@ def test_a_round_that_seats_nobody_does_not_stop_an_automatic_tournament() -> No
         play_round(t, random.Random(2))
         assert t.phase == "finished" or not round_over(t.rounds[-1])
     assert len(t.rounds) == 3 and check_invariants(t) == []
+
+
+def test_a_correction_may_not_change_who_went_on_once_the_bracket_moved_on() -> None:
+    """Elimination: once the next round is paired, the winner of a round-1 table is seated
+    in it. A correction that would put the other entrant through is refused
+    (``next-round-paired``): accepted, it left the bracket with two entrants still in one
+    block, so the last result of round 2 was refused for ever (``round-not-finished``) and
+    the tournament — and the results manager, retrying that game — stuck. A correction that
+    keeps who went on (the scores) is taken."""
+    t = running({"kind": "elimination"}, 8)
+    play_round(t, random.Random(1))
+    first = t.rounds[0]["tables"][0]
+    ranks = first["result"]["ranks"]
+    flipped = [2, 1] if ranks == [1, 2] else [1, 2]
+    version = t.version
+    assert code(lambda: t.correct_result(first["game"], flipped, None, "wrong winner")) == (
+        "next-round-paired"
+    )
+    assert t.version == version and first["result"]["ranks"] == ranks
+    t.correct_result(first["game"], ranks, [7, 7], "the scores were misread")
+    assert first["result"]["scores"] == [7, 7]
+    while t.phase == "running":
+        play_round(t, random.Random(2))
+    assert len(t.rounds) == 3 and check_invariants(t) == []
+
+
+def test_a_correction_before_the_next_round_may_change_who_goes_on() -> None:
+    t = running({"kind": "elimination", "pairing": "organiser"}, 4)
+    play_round(t, random.Random(1))
+    first = t.rounds[0]["tables"][0]
+    flipped = [2, 1] if first["result"]["ranks"] == [1, 2] else [1, 2]
+    t.correct_result(first["game"], flipped, None, "wrong winner")
+    winner = first["seats"][flipped.index(1)]
+    t.pair_next_round()
+    assert winner in t.rounds[1]["tables"][0]["seats"]
+
+
+def test_multi_player_elimination_keeps_who_went_on_once_the_next_round_is_paired() -> None:
+    t = running({"kind": "elimination", "table_size": 4, "min_table_size": 3, "advance": 2}, 12)
+    play_round(t, random.Random(3))
+    first = t.rounds[0]["tables"][0]
+    ranks = first["result"]["ranks"]
+    reversed_ranks = [len(ranks) + 1 - r for r in ranks]
+    assert code(lambda: t.correct_result(first["game"], reversed_ranks, None, "x")) == (
+        "next-round-paired"
+    )
+    top_two = sorted(range(4), key=lambda s: ranks[s])[:2]
+    swapped = list(ranks)
+    swapped[top_two[0]], swapped[top_two[1]] = 2, 1  # the two who went on, their order swapped
+    t.correct_result(first["game"], swapped, None, "first and second swapped")
+    assert first["result"]["ranks"] == swapped
