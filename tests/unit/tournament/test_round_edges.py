@@ -8,6 +8,7 @@ import random
 
 from domain.tournament.invariants import check_invariants
 from domain.tournament.rounds import round_over
+from domain.tournament.standings import standing_rows
 from tests.unit.tournament.test_rounds import code, play_round, running
 
 
@@ -78,3 +79,22 @@ def test_multi_player_elimination_keeps_who_went_on_once_the_next_round_is_paire
     swapped[top_two[0]], swapped[top_two[1]] = 2, 1  # the two who went on, their order swapped
     t.correct_result(first["game"], swapped, None, "first and second swapped")
     assert first["result"]["ranks"] == swapped
+
+
+def test_a_drawn_final_is_won_by_the_entrant_the_draw_puts_through() -> None:
+    """A drawn two-player final: the shared first place goes to the lower pairing number,
+    as at every table of the bracket (docs/tournaments.md, "Elimination"), so that entrant
+    won the final and is first; the other is knocked out there and second — whatever the
+    game scores or other tie-breaks say."""
+    t = running({"kind": "elimination"}, 2)
+    (final,) = t.rounds[0]["tables"]
+    numbers = {key: t.entrants[key]["number"] for key in final["seats"]}
+    better = min(final["seats"], key=lambda key: numbers[key])
+    scores = [1 if key == better else 10 for key in final["seats"]]
+    t.record_result(final["game"], [1, 1], scores, 9, "")
+    assert t.phase == "finished"
+    other = next(key for key in final["seats"] if key != better)
+    assert t.ranking == [better, other]
+    rows = standing_rows(t)
+    assert [r["entrant"] for r in rows] == [better, other]
+    assert rows[0]["eliminated_in"] is None and rows[1]["eliminated_in"] == 1
