@@ -5,8 +5,9 @@ round's pairing takes (``domain.tournament.pairing.Entrant``).
 A pure function of the tournament's state, so the standings read model, the pairing of the
 next round and a verifier replaying the record all compute the same thing:
 
-* **points**: each decided table's points by rank (``domain.tournament.scoring``), plus the
-  bye points, minus the arbiter's penalties; summed exactly;
+* **points**: each decided table's points by rank (``domain.tournament.scoring``; a
+  forfeit is a walkover for each entrant present), plus the bye points, minus the arbiter's
+  penalties; summed exactly;
 * **tie-breaks**, in the format's order, each splitting the entrants still tied:
   ``score`` (the sum of game scores), ``buchholz`` (the sum, over every meeting at a table, of
   the opponent's points), ``head-to-head`` (among the entrants still tied only: +1 for each of
@@ -33,7 +34,7 @@ from typing import Any
 
 from domain.tournament.pairing import Entrant
 from domain.tournament.registration import LEFT
-from domain.tournament.scoring import table_points
+from domain.tournament.scoring import result_points
 
 GONE = LEFT
 """The statuses of entrants no round seats any more."""
@@ -123,9 +124,7 @@ def _table(
         tally.reach = (number, 0, -(outcome["ranks"][seat] if outcome else players))
     if outcome is None:
         return
-    for seat, (key, share) in enumerate(
-        zip(seats, table_points(fixed, outcome["ranks"]), strict=True)
-    ):
+    for seat, (key, share) in enumerate(zip(seats, result_points(fixed, outcome), strict=True)):
         tally = found[key]
         tally.seats.append((seat, players))
         tally.opponents.update(other for other in seats if other != key)

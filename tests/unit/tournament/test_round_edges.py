@@ -98,3 +98,24 @@ def test_a_drawn_final_is_won_by_the_entrant_the_draw_puts_through() -> None:
     rows = standing_rows(t)
     assert [r["entrant"] for r in rows] == [better, other]
     assert rows[0]["eliminated_in"] is None and rows[1]["eliminated_in"] == 1
+
+
+def test_a_forfeit_is_a_walkover_for_every_entrant_present() -> None:
+    """docs/tournaments.md, "The arbiter": the entrants present at a forfeited table each get
+    first-place points (a walkover, worth what a bye is), the no-shows share the last places;
+    once the arbiter corrects the table, its corrected ranks score as any table's."""
+    t = running({"kind": "swiss", "table_size": 4, "min_table_size": 3, "rounds": 3}, 8)
+    first, second = t.rounds[0]["tables"]
+    absent = first["seats"][2]
+    t.forfeit(first["game"], [absent], "did not come to the table")
+    points = {r["entrant"]: r["points"] for r in standing_rows(t)}
+    assert [points[key] for key in first["seats"]] == [60, 60, 0, 60]
+    assert t.format["bye_points"] == 60
+    two_absent = second["seats"][1:3]
+    t.forfeit(second["game"], two_absent, "two no-shows")
+    points = {r["entrant"]: r["points"] for r in standing_rows(t)}
+    assert [points[key] for key in second["seats"]] == [60, 10, 10, 60]  # (20 + 0) / 2
+    t.correct_result(first["game"], [1, 2, 4, 3], None, "they played after all")
+    points = {r["entrant"]: r["points"] for r in standing_rows(t)}
+    assert [points[key] for key in first["seats"]] == [60, 40, 0, 20]
+    assert check_invariants(t) == []
