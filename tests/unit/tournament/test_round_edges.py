@@ -119,3 +119,14 @@ def test_a_forfeit_is_a_walkover_for_every_entrant_present() -> None:
     points = {r["entrant"]: r["points"] for r in standing_rows(t)}
     assert [points[key] for key in first["seats"]] == [60, 40, 0, 20]
     assert check_invariants(t) == []
+
+
+def test_a_number_of_rounds_beyond_any_event_is_refused_at_creation() -> None:
+    """A multi-player round robin computes its whole schedule when round 1 is paired (about
+    5 ms a round for nine entrants, far more for larger fields): a format asking for a
+    million rounds pinned a core for hours on ``start``. ``rounds`` is at most 100; the
+    schedule's own count (``rounds`` null) is not limited."""
+    for kind in ("swiss", "round-robin"):
+        fmt = {"kind": kind, "table_size": 3, "rounds": 10**6}
+        assert code(lambda fmt=fmt: running(fmt, 9)) == "invalid-format"
+        assert running({**fmt, "rounds": 100}, 3).format["rounds"] == 100
