@@ -14,6 +14,7 @@ import pytest
 
 from application.audit_tournament import verify_tournament_record
 from application.service import GameLedger
+from application.simulation import play_out
 from application.tournament_records import tournament_record
 from application.tournament_tables import seat_token
 from application.tournaments import Tournaments
@@ -79,3 +80,35 @@ def test_a_forfeit_of_a_no_show_whose_time_ran_out_verifies(
     report = verify_tournament_record(record)
     assert report.ok, report.discrepancy
     assert report.forfeited == 1
+
+
+def test_a_round_whose_games_were_never_created_still_exports(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The process that started the tournament stopped between saving round 1 and creating
+    its tables' games, and the results manager had not caught up when the organiser forfeited
+    those tables (their games do not exist: nothing refuses it). Round 2 is paired and played;
+    when the manager follows round 1's ``RoundPaired`` it creates the last round's games only.
+    The finished tournament's record must still be exported: a table the arbiter decided may
+    lack its game's record (docs/tournaments.md, "Verifying a tournament")."""
+    app = GameLedger()
+    with monkeypatch.context() as crash:
+        crash.setattr("application.tournaments.ensure_tables", lambda games, t: 0)
+        desk, tid, organiser = started(app, {"kind": "swiss", "rounds": 2}, 4)
+    for table in desk.load(tid).rounds[0]["tables"]:
+        absent = [table["seats"][1]]
+        desk.decide_table(
+            tid, organiser, table["game"], lambda t, g=table["game"], a=absent: t.forfeit(g, a, "x")
+        )
+    assert desk.ensure_tables(tid) == 0  # round 2's were made by the command that paired it
+    secret = desk.load(tid).table_secret
+    for table in desk.load(tid).rounds[1]["tables"]:
+        tokens = [seat_token(secret, table["game"], n) for n in range(2)]
+        assert play_out(app, UUID(table["game"]), tokens, random.Random(4))
+        with app.games.reading(UUID(table["game"])) as game:
+            assert desk.record_game(game)
+    assert desk.load(tid).phase == "finished"
+    record = record_of(app, desk, tid)
+    report = verify_tournament_record(record)
+    assert report.ok, report.discrepancy
+    assert report.arbiter_tables_without_game == 2 and report.games_verified == 2
