@@ -13,6 +13,7 @@ from uuid import UUID
 import pytest
 
 from application.audit_tournament import verify_tournament_record
+from application.errors import Conflict
 from application.service import GameLedger
 from application.simulation import play_out
 from application.tournament_records import tournament_record
@@ -112,3 +113,29 @@ def test_a_round_whose_games_were_never_created_still_exports(
     report = verify_tournament_record(record)
     assert report.ok, report.discrepancy
     assert report.arbiter_tables_without_game == 2 and report.games_verified == 2
+
+
+def test_the_service_refuses_to_forfeit_an_entrant_who_has_played() -> None:
+    """A forfeit names no-shows. The service took one naming an entrant who had made a move
+    at the table, and the record it then exported did not verify ("named a no-show, made 1
+    move(s)"). It is refused now (409 ``no-show-moved``: adjudicate the game instead), and
+    nothing is recorded; the entrant who made no move is forfeited."""
+    app = GameLedger()
+    desk, tid, organiser = started(app, {"kind": "swiss", "rounds": 1}, 2)
+    (table,) = desk.load(tid).rounds[0]["tables"]
+    game_id = UUID(table["game"])
+    version, (first,) = app.whose_turn(game_id)
+    token = seat_token(desk.load(tid).table_secret, table["game"], first)
+    app.play(game_id, token, app.bot_move(game_id, token, random.Random(1)), version)
+    mover, other = table["seats"][first], table["seats"][1 - first]
+    before = desk.load(tid).version
+    with pytest.raises(Conflict) as refused:
+        desk.decide_table(
+            tid, organiser, table["game"], lambda t: t.forfeit(table["game"], [mover], "gone")
+        )
+    assert refused.value.code == "no-show-moved" and desk.load(tid).version == before
+    desk.decide_table(
+        tid, organiser, table["game"], lambda t: t.forfeit(table["game"], [other], "gone")
+    )
+    report = verify_tournament_record(record_of(app, desk, tid))
+    assert report.ok, report.discrepancy
