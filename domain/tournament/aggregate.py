@@ -39,7 +39,7 @@ from domain.text import plain_text
 from domain.tournament import chain, registration, results, rounds
 from domain.tournament.event_base import TournamentEvent
 from domain.tournament.format import normalise_format, pairing_settings
-from domain.tournament.pairing import Round, draw_numbers, pair_round
+from domain.tournament.pairing import PairingError, Round, draw_numbers, pair_round
 from domain.tournament.play_events import (
     EntrantDisqualified,
     PenaltyAwarded,
@@ -355,7 +355,16 @@ class Tournament(Aggregate):
         inputs = pairing_inputs(self)
         number = rounds.check_next_round(self, sum(1 for e in inputs if e.active))
         rng = self.random_stream()
-        paired = pair_round(pairing_settings(self.format), inputs, number, rng)
+        try:
+            paired = pair_round(pairing_settings(self.format), inputs, number, rng)
+        except PairingError as refused:
+            if refused.code != "tournament-finished":
+                raise
+            # A bracket round without a match (withdrawals left every entrant still in facing
+            # an empty slot) is a round of walkovers; the tournament is not over (checked
+            # above), so a later round seats them.
+            active = sorted((e for e in inputs if e.active), key=lambda e: e.number)
+            paired = Round(number, (), tuple(e.id for e in active))
         tables = [
             {
                 "table": index,

@@ -130,3 +130,27 @@ def test_a_number_of_rounds_beyond_any_event_is_refused_at_creation() -> None:
         fmt = {"kind": kind, "table_size": 3, "rounds": 10**6}
         assert code(lambda fmt=fmt: running(fmt, 9)) == "invalid-format"
         assert running({**fmt, "rounds": 100}, 3).format["rounds"] == 100
+
+
+def test_a_bracket_round_of_walkovers_only_does_not_refuse_the_last_result() -> None:
+    """Five entrants in a bracket of eight: round 1 is #4 against #5, the top three have byes.
+    #1 and #2 withdraw. Round 2 then holds no match (the winner of round 1 and #3 each face
+    an empty slot), and pairing it refused the command recording round 1's last result for
+    ever (``tournament-finished`` from the bracket): the tournament, and the results manager
+    retrying that game, stuck. Round 2 is now a round of walkovers (no table, a bye each),
+    and the final follows at once."""
+    t = running({"kind": "elimination"}, 5)
+    by_number = {e["number"]: key for key, e in t.entrants.items()}
+    (table,) = t.rounds[0]["tables"]
+    assert sorted(table["seats"]) == sorted([by_number[4], by_number[5]])
+    t.withdraw(by_number[1])
+    t.withdraw(by_number[2])
+    t.record_result(table["game"], [1, 2], [3, 1], 9, "")
+    winner = table["seats"][0]
+    walkovers = t.rounds[1]
+    assert walkovers["tables"] == [] and sorted(walkovers["byes"]) == sorted([winner, by_number[3]])
+    (final,) = t.rounds[2]["tables"]
+    assert sorted(final["seats"]) == sorted([winner, by_number[3]])
+    t.record_result(final["game"], [2, 1], [0, 5], 9, "")
+    assert t.phase == "finished" and t.ranking[0] == final["seats"][1]
+    assert check_invariants(t) == []
