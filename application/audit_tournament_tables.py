@@ -10,7 +10,8 @@ and each result must be what the game says:
   recorded version and chain head, with the recorded ranks and scores;
 * **forfeited** (``TableForfeited``): the record may be absent; present, no seat of a no-show
   made a move before the forfeit (the game may run on after it, and even end: it no longer
-  decides the table);
+  decides the table) — the moves the service's bot makes for a seat after it resigned or
+  was flagged are not its entrant's;
 * **adjudicated** (``TableAdjudicated``): the record may be absent; present, the game had not
   ended before the adjudication (a game that ended has its result recorded from its outcome,
   which the arbiter then corrects with ``ResultCorrected`` if need be).
@@ -161,17 +162,21 @@ class TableGames:
         at: At,
     ) -> None:
         """A ``TableForfeited``: no seat of a no-show made a move in the table's game before
-        it (the game may run on after it: docs/tournaments.md, "The arbiter")."""
+        it (the game may run on after it: docs/tournaments.md, "The arbiter"); the bot's
+        moves for a seat that resigned or was flagged do not count."""
         game = self._carried(data)
         if game is None:
             return
         when = datetime.fromisoformat(at.timestamp)
+        out = _out_of_play(game)
         for entrant in data["absent"]:
             seat = seats.index(entrant)
             moves = [
                 move
                 for move in game["moves"]
-                if move["seat"] == seat and datetime.fromisoformat(move["at"]) < when
+                if move["seat"] == seat
+                and datetime.fromisoformat(move["at"]) < when
+                and move["version"] < out.get(seat, move["version"] + 1)
             ]
             if moves:
                 raise at.found(
@@ -214,6 +219,17 @@ class TableGames:
     def count(self) -> tuple[int, int]:
         """How many game records were verified, and how many moves their rules re-decided."""
         return len(self.reports), sum(r.moves_redecided for r in self.reports.values())
+
+
+def _out_of_play(game: Mapping[str, Any]) -> dict[int, int]:
+    """Each seat that resigned or was flagged, with the version of that event: from then on
+    the service's bot plays the seat (docs/api.md, "Clocks"), so its moves are not the
+    entrant's."""
+    out: dict[int, int] = {}
+    for item in game["events"]:
+        if item["type"] in ("SeatResigned", "SeatFlagged"):
+            out.setdefault(item["data"]["seat"], item["version"])
+    return out
 
 
 def _names(names: Sequence[str | None]) -> str:

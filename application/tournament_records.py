@@ -17,7 +17,7 @@ from typing import Any
 from uuid import UUID
 
 from application.checkpoints import Signer, tournament_log_name
-from application.errors import Conflict
+from application.errors import Conflict, NotFound
 from application.records import RecordStore, export_record, record_document
 from application.service import GameLedger
 from application.tlog import LogStore
@@ -54,11 +54,12 @@ def tournament_record(
     records: RecordStore | None = None,
 ) -> dict[str, Any]:
     """The record of a finished tournament (module docstring); 409 ``tournament-not-finished``
-    before its end. ``proofs``: the log the ``transparency`` of the tournament's chain and of
-    each table's game is proved in, all against one tree head (none: no ``transparency``).
-    ``records``: where finished games' records are kept once built (the service's; each table's
-    game record is then built once, not on every export: :func:`application.records.
-    record_document`)."""
+    before its end. A table the arbiter decided whose game was never created (the process
+    pairing its round stopped before creating it) is carried without its game's record.
+    ``proofs``: the log the ``transparency`` of the tournament's chain and of each table's
+    game is proved in, all against one tree head (none: no ``transparency``). ``records``:
+    where finished games' records are kept once built (the service's; each table's game record
+    is then built once, not on every export: :func:`application.records.record_document`)."""
     tournaments.load(tournament_id)  # tournament-not-found
     store = ledger.games.store_of(tournament_id)
     stored = [e for e in store.events.get(tournament_id) if isinstance(e, TournamentEvent)]
@@ -77,11 +78,16 @@ def tournament_record(
     for rnd in tournament.rounds:
         for table in rnd["tables"]:
             game_id = UUID(table["game"])
-            game = (
-                json.loads(record_document(ledger, records, game_id).body)
-                if records is not None
-                else export_record(ledger, game_id)
-            )
+            try:
+                game = (
+                    json.loads(record_document(ledger, records, game_id).body)
+                    if records is not None
+                    else export_record(ledger, game_id)
+                )
+            except NotFound:
+                if table["result"]["how"] == "played":
+                    raise
+                continue  # never created (a crash before its round's tables): the arbiter's
             if proofs is not None:
                 game["transparency"], _ = record_transparency(
                     ledger,

@@ -28,6 +28,7 @@ from domain.game import Game
 from domain.randomness import commitment, new_seed
 from domain.tournament.aggregate import Tournament
 from domain.tournament.errors import ResultRefused
+from domain.tournament.play_events import TableForfeited
 
 T = TypeVar("T")
 
@@ -195,21 +196,49 @@ class Tournaments:
     ) -> Changed:
         """The arbiter forfeits or adjudicates a table (``act``): refused once the table's
         game has ended (409 ``table-game-ended``: its own outcome decides the table, and the
-        results manager records it). A game that ends while the act is being saved is the
-        only way the two meet; the verifier then reports it (docs/tournaments.md, "The
-        arbiter")."""
+        results manager records it), and a forfeit naming an entrant who has made a move at
+        the table (409 ``no-show-moved``: the verifier would refuse the record; the bot's moves
+        for a flagged or resigned seat are not the entrant's). A game that ends, or a move
+        made, while the act is being saved is the only way around them; the verifier then
+        reports it (docs/tournaments.md, "The arbiter")."""
         try:
             with self.games.reading(UUID(game_id)) as game:
                 ended = bool(game.closed) or game.finished
+            moved = self._players_who_moved(UUID(game_id))
         except (NotFound, ValueError):
-            ended = False  # not a table's game: the tournament says so (no-such-table)
+            ended, moved = False, set()  # not a table's game: no-such-table, or not created
         if ended:
             raise Conflict(
                 "table-game-ended",
                 "That table's game has ended: its outcome decides the table (it is recorded "
                 "by the results manager). Correct the result instead if it is wrong.",
             )
-        return self.organiser(tournament_id, token, act)
+
+        def decide(t: Tournament) -> None:
+            act(t)
+            for event in t.pending_events:
+                if isinstance(event, TableForfeited):
+                    seats = t.rounds[event.round - 1]["tables"][event.table - 1]["seats"]
+                    if any(seats.index(entrant) in moved for entrant in event.absent):
+                        raise Conflict(
+                            "no-show-moved",
+                            "An entrant named a no-show has made a move at the table: a forfeit "
+                            "is for no-shows. Adjudicate the game instead.",
+                        )
+
+        return self.organiser(tournament_id, token, decide)
+
+    def _players_who_moved(self, game_id: UUID) -> set[int]:
+        """The seats of a game that made a move themselves: not the moves the service's bot
+        makes for a seat once it resigned or was flagged (docs/api.md, "Clocks")."""
+        moved: set[int] = set()
+        out: set[int] = set()
+        for stored in self.games.store_of(game_id).events.get(game_id):
+            if isinstance(stored, Game.SeatResigned | Game.SeatFlagged):
+                out.add(stored.seat)
+            elif isinstance(stored, Game.MoveMade) and stored.seat not in out:
+                moved.add(stored.seat)
+        return moved
 
     def record_game(self, game: Game) -> bool:
         """Record the result of a finished table's game in its tournament (the results

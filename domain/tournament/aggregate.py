@@ -39,7 +39,7 @@ from domain.text import plain_text
 from domain.tournament import chain, registration, results, rounds
 from domain.tournament.event_base import TournamentEvent
 from domain.tournament.format import normalise_format, pairing_settings
-from domain.tournament.pairing import Round, draw_numbers, pair_round
+from domain.tournament.pairing import PairingError, Round, draw_numbers, pair_round
 from domain.tournament.play_events import (
     EntrantDisqualified,
     PenaltyAwarded,
@@ -349,11 +349,22 @@ class Tournament(Aggregate):
 
     def pair_next_round(self) -> Round:
         """Pair the next round (``domain.tournament.rounds.check_next_round``) from the
-        standings and the tournament's stream; each table gets its game's fixed id."""
+        standings and the tournament's stream; each table gets its game's fixed id. A round
+        with no table (every entrant still in has a bye) is over as soon as it is paired, so
+        the tournament goes on from it at once (:meth:`go_on`)."""
         inputs = pairing_inputs(self)
         number = rounds.check_next_round(self, sum(1 for e in inputs if e.active))
         rng = self.random_stream()
-        paired = pair_round(pairing_settings(self.format), inputs, number, rng)
+        try:
+            paired = pair_round(pairing_settings(self.format), inputs, number, rng)
+        except PairingError as refused:
+            if refused.code != "tournament-finished":
+                raise
+            # A bracket round without a match (withdrawals left every entrant still in facing
+            # an empty slot) is a round of walkovers; the tournament is not over (checked
+            # above), so a later round seats them.
+            active = sorted((e for e in inputs if e.active), key=lambda e: e.number)
+            paired = Round(number, (), tuple(e.id for e in active))
         tables = [
             {
                 "table": index,
@@ -369,6 +380,8 @@ class Tournament(Aggregate):
             byes=list(paired.byes),
             random_position=rng.position,
         )
+        if not tables:  # a round that seats nobody is over at once: no result will end it
+            self.go_on()
         return paired
 
     def record_result(
@@ -446,18 +459,22 @@ class Tournament(Aggregate):
     def correct_result(
         self, game_id: str, ranks: list[int], scores: list[int] | None, reason: str
     ) -> None:
-        """Correct a decided table's result (rounds already paired stay as they were)."""
+        """Correct a decided table's result (rounds already paired stay as they were; in an
+        elimination, who went on from a table is kept once the next round is paired:
+        ``rounds.check_advancement_kept``)."""
         reason = plain_text("reason", reason)
         rounds.check_running(self)
         number, table = rounds.find_table(self, game_id)
         rounds.check_decided(table)
         players = len(table["seats"])
+        ranks = results.check_ranks(ranks, players)
+        rounds.check_advancement_kept(self, number, table, ranks)
         self._trigger(
             ResultCorrected,
             round=number,
             table=table["table"],
             game=game_id,
-            ranks=results.check_ranks(ranks, players),
+            ranks=ranks,
             scores=(
                 results.check_scores(scores, players)
                 if scores is not None

@@ -63,13 +63,27 @@ COMMON = frozenset(
 )
 
 
-def _integer(given: Mapping[str, Any], name: str, default: int | None, low: int) -> int | None:
-    """The field ``name`` of ``given``: an integer >= ``low``, or ``default`` when absent."""
+MAX_ROUNDS = 100
+"""The most rounds a format may ask for (``rounds``): more than any event plays, and a bound
+on the work of pairing (a multi-player round robin computes its whole schedule at round 1)."""
+
+
+def _integer(
+    given: Mapping[str, Any], name: str, default: int | None, low: int, high: int | None = None
+) -> int | None:
+    """The field ``name`` of ``given``: an integer >= ``low`` (and <= ``high``), or
+    ``default`` when absent."""
     value = given.get(name, default)
     if value is None and default is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise InvalidTournament("invalid-format", f"'{name}' must be an integer >= {low}.")
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or value < low
+        or (high is not None and value > high)
+    ):
+        within = f"from {low} to {high}" if high is not None else f">= {low}"
+        raise InvalidTournament("invalid-format", f"'{name}' must be an integer {within}.")
     return value
 
 
@@ -110,7 +124,7 @@ def normalise_format(
         **normalise_scoring(given, smallest, size),
     }
     if kind in ("swiss", "round-robin"):
-        fixed["rounds"] = _integer(given, "rounds", None, 1)
+        fixed["rounds"] = _integer(given, "rounds", None, 1, MAX_ROUNDS)
     if kind == "round-robin":
         fixed["cycles"] = _integer(given, "cycles", 1, 1)
     if kind == "elimination":

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import math
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
 from domain.tournament.errors import NoSuchTable, ResultRefused, RoundRefused
 from domain.tournament.format import pairing_settings
 from domain.tournament.pairing import planned_rounds
+from domain.tournament.standings import eliminated_at
 
 TABLE_NAMESPACE = UUID("5b0c6f1e-6d1f-4c5e-9a55-1ed6e7b0a715")
 """The UUID namespace of tables' game ids (a constant of this service)."""
@@ -123,6 +124,27 @@ def check_undecided(table: Mapping[str, Any]) -> None:
     """A table takes its first result once (``table-decided``)."""
     if table["result"] is not None:
         raise ResultRefused("table-decided", "That table already has its result.")
+
+
+def check_advancement_kept(
+    state: Any, round_number: int, table: Mapping[str, Any], ranks: Sequence[int]
+) -> None:
+    """Elimination: once the round after a table's is paired, those who went on from it are
+    seated there, so a correction may no longer change who they are (``next-round-paired``;
+    docs/tournaments.md, "The arbiter"): the bracket, or the heats, would hold an entrant who
+    skipped a round and one who played it though knocked out."""
+    fixed = state.format
+    if fixed["kind"] != "elimination" or round_number >= len(state.rounds):
+        return
+    numbers = {key: e["number"] for key, e in state.entrants.items() if e["number"] is not None}
+    seats = table["seats"]
+    before = set(eliminated_at(fixed, seats, table["result"]["ranks"], numbers))
+    if set(eliminated_at(fixed, seats, ranks, numbers)) != before:
+        raise ResultRefused(
+            "next-round-paired",
+            "The next round is paired: a correction may no longer change who went on from "
+            "this table.",
+        )
 
 
 def check_decided(table: Mapping[str, Any]) -> None:

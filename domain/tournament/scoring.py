@@ -115,3 +115,17 @@ def table_points(fixed: Mapping[str, Any], ranks: Sequence[int]) -> list[Fractio
         span = row[rank - 1 : rank - 1 + tied]
         shares.append(sum(span, Fraction(0)) / len(span))
     return shares
+
+
+def result_points(fixed: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[Fraction]:
+    """The points of each seat of a decided table (``outcome``: its result,
+    ``domain.tournament.results``): by rank (:func:`table_points`), except at a forfeited
+    table not since corrected, where each entrant present has a walkover worth first place
+    (docs/tournaments.md, "The arbiter"), as a bye is, and the no-shows share the last
+    places."""
+    ranks: Sequence[int] = outcome["ranks"]
+    shares = table_points(fixed, ranks)
+    if outcome["how"] == "forfeit" and not outcome["corrections"] and max(ranks) > 1:
+        first = Fraction(fixed["points"][str(len(ranks))][0])
+        shares = [first if rank == 1 else share for rank, share in zip(ranks, shares, strict=True)]
+    return shares

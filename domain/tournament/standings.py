@@ -5,8 +5,9 @@ round's pairing takes (``domain.tournament.pairing.Entrant``).
 A pure function of the tournament's state, so the standings read model, the pairing of the
 next round and a verifier replaying the record all compute the same thing:
 
-* **points**: each decided table's points by rank (``domain.tournament.scoring``), plus the
-  bye points, minus the arbiter's penalties; summed exactly;
+* **points**: each decided table's points by rank (``domain.tournament.scoring``; a
+  forfeit is a walkover for each entrant present), plus the bye points, minus the arbiter's
+  penalties; summed exactly;
 * **tie-breaks**, in the format's order, each splitting the entrants still tied:
   ``score`` (the sum of game scores), ``buchholz`` (the sum, over every meeting at a table, of
   the opponent's points), ``head-to-head`` (among the entrants still tied only: +1 for each of
@@ -15,7 +16,9 @@ next round and a verifier replaying the record all compute the same thing:
 * then the lower pairing number.
 
 Elimination formats rank first by how far an entrant went (the last round it was seated in
-or had a bye, then its rank at that table, a bye counting as first), then as above.
+or had a bye, then whether it went on from there — so the entrant a shared place puts through,
+as in a drawn final, is ahead of the one it knocks out — then its rank at that table, a bye
+counting as first), then as above.
 Disqualified entrants come last. Only entrants with a pairing number (those who started, and
 late entrants) are ranked.
 """
@@ -31,7 +34,7 @@ from typing import Any
 
 from domain.tournament.pairing import Entrant
 from domain.tournament.registration import LEFT
-from domain.tournament.scoring import table_points
+from domain.tournament.scoring import result_points
 
 GONE = LEFT
 """The statuses of entrants no round seats any more."""
@@ -51,8 +54,9 @@ class Tally:
     floats: list[int] = field(default_factory=list)
     finishes: list[tuple[int, tuple[tuple[str, int], ...]]] = field(default_factory=list)
     """Per decided table: the entrant's rank and every other seat's entrant and rank."""
-    reach: tuple[int, int] = (0, 0)
-    """Elimination: (last round seated or given a bye, minus the rank there)."""
+    reach: tuple[int, int, int] = (0, 0, 0)
+    """Elimination: the last round seated or given a bye, whether the entrant went on from
+    there (1) or was knocked out (0), minus its rank there."""
     eliminated_in: int | None = None
 
 
@@ -73,7 +77,7 @@ def tallies(state: Any) -> dict[str, Tally]:
             tally = found[bye]
             tally.byes += 1
             tally.points += Fraction(fixed["bye_points"])
-            tally.reach = (number, -1)
+            tally.reach = (number, 1, -1)
             if two:
                 tally.floats.append(-1)
         for table in rnd["tables"]:
@@ -117,12 +121,10 @@ def _table(
             other = seats[1 - seat]
             diff = before[other] - before[key]
             tally.floats.append(0 if diff == 0 else (1 if diff > 0 else -1))
-        tally.reach = (number, -(outcome["ranks"][seat] if outcome else players))
+        tally.reach = (number, 0, -(outcome["ranks"][seat] if outcome else players))
     if outcome is None:
         return
-    for seat, (key, share) in enumerate(
-        zip(seats, table_points(fixed, outcome["ranks"]), strict=True)
-    ):
+    for seat, (key, share) in enumerate(zip(seats, result_points(fixed, outcome), strict=True)):
         tally = found[key]
         tally.seats.append((seat, players))
         tally.opponents.update(other for other in seats if other != key)
@@ -136,8 +138,12 @@ def _table(
         tally.score += outcome["scores"][seat]
         tally.games += 1
     if fixed["kind"] == "elimination":
-        for key in eliminated_at(fixed, seats, outcome["ranks"], numbers):
-            found[key].eliminated_in = number
+        out = eliminated_at(fixed, seats, outcome["ranks"], numbers)
+        for seat, key in enumerate(seats):
+            if key in out:
+                found[key].eliminated_in = number
+            else:  # went on: ahead of those knocked out here (a drawn final's winner too)
+                found[key].reach = (number, 1, -outcome["ranks"][seat])
 
 
 def eliminated_at(

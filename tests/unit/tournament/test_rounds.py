@@ -226,7 +226,7 @@ def test_the_arbiter_forfeits_a_no_show_and_every_act_is_in_the_history() -> Non
     absent = first["seats"][2]
     t.forfeit(first["game"], [absent], "did not come to the table")
     assert first["result"]["ranks"] == [1, 1, 4, 1] and first["result"]["how"] == "forfeit"
-    assert row(t, absent)["points"] == 0 and row(t, first["seats"][0])["points"] == 40
+    assert row(t, absent)["points"] == 0 and row(t, first["seats"][0])["points"] == 60
     assert code(lambda: t.forfeit(first["game"], [absent], "again")) == "table-decided"
     assert code(lambda: t.forfeit(second["game"], ["nobody"], "x")) == "bad-forfeit"
     t.adjudicate(second["game"], [2, 1, 3, 4], None, "the power went out")
