@@ -56,7 +56,7 @@ def _decide(tournament_id: str, game: str, act: Any) -> Answer:
 @blp.route("/tournaments/<tournament_id>/arbiter/forfeit", methods=["POST"])
 @blp.arguments(rq.ForfeitRequest())
 @blp.response(200, ts.TournamentChangedSchema)
-@blp.problems(*_TABLE, _UNDECIDED, Failure(422, "bad-forfeit"))
+@blp.problems(*_TABLE, _UNDECIDED, Failure(409, "no-show-moved"), Failure(422, "bad-forfeit"))
 def forfeit_table(body: dict[str, Any], tournament_id: str) -> Answer:
     """Forfeit the no-shows (``absent``: entrant ids) of a table that has no result and whose
     game has not ended: the others share first place, the no-shows the place after them, no
@@ -81,7 +81,7 @@ def adjudicate_table(body: dict[str, Any], tournament_id: str) -> Answer:
 @blp.response(200, ts.TournamentChangedSchema)
 @blp.problems(
     *_TABLE,
-    Failure(409, "table-not-decided", "tournament-not-running"),
+    Failure(409, "table-not-decided", "tournament-not-running", "next-round-paired"),
     Failure(422, "bad-ranks", "bad-scores"),
 )
 def correct_result(body: dict[str, Any], tournament_id: str) -> Answer:

@@ -291,3 +291,45 @@ def test_a_table_whose_game_has_ended_is_decided_by_its_outcome(
         answer = post(client, organised, f"arbiter/{verb}", organised.organiser, body)
         refused(answer, 409, "table-game-ended")
     assert version(client, organised) == before
+
+
+def test_a_forfeit_of_an_entrant_who_has_played_and_a_correction_that_changes_who_went_on(
+    http_services: Services,
+) -> None:
+    """``no-show-moved``: the entrant named absent has moved at its table (adjudicate instead);
+    ``next-round-paired``: an elimination result corrected after the next round was paired,
+    changing who went on."""
+    client = create_app(http_services, follow=False).test_client()
+    organised = organise(client, SWISS, 4)
+    tables = seats_of(client, organised)
+    game = sorted(tables)[0]
+    path = f"{API}/games/{game}"
+    view = client.get(path).json
+    seat = view["current_players"][0]
+    legal = client.get(f"{path}/legal-moves", headers=bearer(tables[game][seat])).json
+    moved = client.post(
+        f"{path}/moves",
+        json={"move": legal["moves"][0]["move"], "expected_version": legal["version"]},
+        headers=bearer(tables[game][seat]),
+    )
+    assert moved.status_code == 200
+    [table] = [
+        t for t in client.get(f"{organised.path}/tables").json["tables"] if t["game"] == game
+    ]
+    before = version(client, organised)
+    body = {"game": game, "absent": [table["seats"][seat]["entrant"]], "reason": "gone"}
+    refused(post(client, organised, "arbiter/forfeit", organised.organiser, body), 409,
+            "no-show-moved")  # fmt: skip
+    assert version(client, organised) == before
+
+    bracket = organise(client, {"kind": "elimination"}, 4)
+    first = client.get(f"{bracket.path}/rounds/1").json["tables"]
+    for table in first:
+        command(client, bracket, "arbiter/adjudicate",
+                {"game": table["game"], "ranks": [1, 2], "reason": "r"})  # fmt: skip
+    assert client.get(f"{bracket.path}/rounds/2").status_code == 200
+    before = version(client, bracket)
+    body = {"game": first[0]["game"], "ranks": [2, 1], "reason": "wrong winner"}
+    refused(post(client, bracket, "arbiter/correct", bracket.organiser, body), 409,
+            "next-round-paired")  # fmt: skip
+    assert version(client, bracket) == before
