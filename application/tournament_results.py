@@ -9,6 +9,11 @@ that follows the event log with tracking, like a read model, and issues commands
   (the command that paired it creates them at once; this is for a process that stopped in
   between).
 
+A result the tournament refuses for good (a domain refusal: retrying never helps) is logged
+with the game and the tournament and left to the arbiter; it never stops the manager, which
+serves every tournament. Anything else (the store down) fails the batch, which the follower
+reports and retries (docs/operations.md, "Health").
+
 Restart-safe and never applied twice: the position is recorded after the commands, so a
 process that stops in between applies the same events again — and the tournament refuses a
 second result for a table (``table-decided``), and a table's game, whose id is fixed, cannot
@@ -17,6 +22,7 @@ be created twice.
 
 from __future__ import annotations
 
+import logging
 from typing import Any, Protocol
 from uuid import UUID
 
@@ -25,8 +31,11 @@ from eventsourcing.persistence import Tracking
 from application.checkpointer import is_over
 from application.projections.following import CACHE_BYTES, FollowingProjection, GameSource
 from application.tournaments import Tournaments
+from domain.errors import GameError
 from domain.game import Game
 from domain.tournament.play_events import RoundPaired
+
+log = logging.getLogger(__name__)
 
 KNOWN_GAMES = 200_000
 """How many games' "is it a table?" answers are kept (then forgotten and looked up again)."""
@@ -73,7 +82,17 @@ class ResultsManager(FollowingProjection):
             if game.tournament and is_over(game):
                 ended[game.id] = game
         for game in ended.values():
-            self.tournaments.record_game(game)
+            try:
+                self.tournaments.record_game(game)
+            except GameError as refused:  # the tournament will never take it: say so, go on
+                log.warning(
+                    "tournament %s refused the result of its table's game %s (%s: %s); "
+                    "the arbiter may adjudicate the table",
+                    game.tournament,
+                    game.id,
+                    refused.code,
+                    refused.message,
+                )
         for tournament_id in paired:
             self.tournaments.ensure_tables(tournament_id)
         self.view.track(tracking)

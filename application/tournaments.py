@@ -12,6 +12,7 @@ aggregate decides the rest.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -98,7 +99,8 @@ class Tournaments:
             except IntegrityError:
                 continue
             if tournament.version // SNAPSHOT_INTERVAL > before // SNAPSHOT_INTERVAL:
-                store.take_snapshot(tournament.id)
+                with contextlib.suppress(IntegrityError):  # another process took it first
+                    store.take_snapshot(tournament.id)
             if len(tournament.rounds) > rounds_before:
                 ensure_tables(self.games, tournament)
             return tournament.version, answer

@@ -74,7 +74,11 @@ class TableForfeited(TournamentEvent):
         """The table has its result; the act is in the history."""
         seats = _table(aggregate, self.round, self.table)["seats"]
         _table(aggregate, self.round, self.table)["result"] = result(
-            self.ranks, [0] * len(seats), "forfeit", self.reason
+            self.ranks,
+            [0] * len(seats),
+            "forfeit",
+            self.reason,
+            no_shows=[seats.index(entrant) for entrant in self.absent],
         )
         aggregate.acts.append(
             {

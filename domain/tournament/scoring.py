@@ -121,11 +121,15 @@ def result_points(fixed: Mapping[str, Any], outcome: Mapping[str, Any]) -> list[
     """The points of each seat of a decided table (``outcome``: its result,
     ``domain.tournament.results``): by rank (:func:`table_points`), except at a forfeited
     table not since corrected, where each entrant present has a walkover worth first place
-    (docs/tournaments.md, "The arbiter"), as a bye is, and the no-shows share the last
-    places."""
+    (docs/tournaments.md, "The arbiter"), as a bye is, and each no-show (its seat is in
+    ``no_shows``) scores last place's points: a table where nobody came scores nothing for
+    anyone (FIDE's double forfeit), not a draw."""
     ranks: Sequence[int] = outcome["ranks"]
     shares = table_points(fixed, ranks)
-    if outcome["how"] == "forfeit" and not outcome["corrections"] and max(ranks) > 1:
-        first = Fraction(fixed["points"][str(len(ranks))][0])
-        shares = [first if rank == 1 else share for rank, share in zip(ranks, shares, strict=True)]
+    if outcome["how"] == "forfeit" and not outcome["corrections"]:
+        row = fixed["points"][str(len(ranks))]
+        absent = set(outcome.get("no_shows", ()))
+        shares = [
+            Fraction(row[-1]) if seat in absent else Fraction(row[0]) for seat in range(len(ranks))
+        ]
     return shares

@@ -15,6 +15,10 @@ from eventsourcing.persistence import Tracking
 
 from application.simulation import play_out
 from application.tournament_views import document_of
+from domain.game import Game
+from domain.randomness import commitment
+from domain.registry import rules_for
+from domain.undo import normalise_settings
 from infrastructure.container import Services
 
 
@@ -141,3 +145,34 @@ def test_a_results_manager_started_again_from_zero_applies_nothing_twice(
 
 def _tracking(services: Services, notification_id: int) -> Tracking:
     return Tracking(services.app.stores[0].name, notification_id)
+
+
+def test_a_result_the_tournament_refuses_never_stops_the_results_manager(
+    services: Services, caplog: Any
+) -> None:
+    """A table's game whose tournament refuses its result for good (here: a game naming a
+    tournament that does not exist) is logged and skipped; the other tournaments' results
+    still come in."""
+    orphan = Game.create(
+        game="azul",
+        players=2,
+        options=rules_for("azul").normalise_options({}),
+        settings=normalise_settings({"tournament": True}),
+        seed="ab" * 32,
+        seed_sha256=commitment("ab" * 32),
+        arbiter_sha256=commitment("arbiter"),
+        game_id=services.app.games.new_id(),
+        lobby_fields={"tournament": str(UUID(int=404))},
+    )
+    tokens = ["s0", "s1"]
+    for seat, token in enumerate(tokens):
+        orphan.join(seat, f"p{seat}", commitment(token))
+    services.app.games.add(orphan)
+    assert play_out(services.app, orphan.id, tokens, random.Random(1))
+    tid, entrants = organised(services, {"kind": "swiss", "rounds": 1}, 2)
+    play_tables(services, tid, entrants, random.Random(2))
+    services.catch_up()
+    services.catch_up()
+    assert services.tournaments.load(tid).phase == "finished"
+    assert services.failures() == []
+    assert any("tournament-not-found" in record.getMessage() for record in caplog.records)

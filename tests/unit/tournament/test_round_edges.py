@@ -114,11 +114,20 @@ def test_a_forfeit_is_a_walkover_for_every_entrant_present() -> None:
     two_absent = second["seats"][1:3]
     t.forfeit(second["game"], two_absent, "two no-shows")
     points = {r["entrant"]: r["points"] for r in standing_rows(t)}
-    assert [points[key] for key in second["seats"]] == [60, 10, 10, 60]  # (20 + 0) / 2
+    assert [points[key] for key in second["seats"]] == [60, 0, 0, 60]  # no-shows: last place
     t.correct_result(first["game"], [1, 2, 4, 3], None, "they played after all")
     points = {r["entrant"]: r["points"] for r in standing_rows(t)}
     assert [points[key] for key in first["seats"]] == [60, 40, 0, 20]
     assert check_invariants(t) == []
+
+
+def test_a_table_where_nobody_came_scores_nothing_for_anyone() -> None:
+    """FIDE's double forfeit: both no-shows score a loss, not a draw."""
+    t = running({"kind": "swiss", "rounds": 3}, 4)
+    table = t.rounds[0]["tables"][0]
+    t.forfeit(table["game"], list(table["seats"]), "neither came")
+    points = {r["entrant"]: r["points"] for r in standing_rows(t)}
+    assert [points[key] for key in table["seats"]] == [0, 0]
 
 
 def test_a_number_of_rounds_beyond_any_event_is_refused_at_creation() -> None:
