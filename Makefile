@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN     = $(VENV)/bin
 STAMP   = $(VENV)/.installed-stamp
 
-.PHONY: setup serve test lint unit bench bench-service bench-transparency bench-compare clean
+.PHONY: setup serve test lint unit bench bench-tournaments bench-service bench-transparency bench-compare clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,7 +39,12 @@ bench: setup
 	$(BIN)/python bench/carcassonne_engine.py
 	$(BIN)/python bench/risk_engine.py
 	$(BIN)/python bench/merkle.py
-	$(BIN)/python bench/pairing.py
+	$(BIN)/python bench/tournaments.py
+
+## Tournaments through the aggregate: pairing speed, and the quality of 100 tournaments per format
+## (about 4 minutes; QUICK=1: a smoke run of every path in about 20 s; docs/tournaments.md, "Measured")
+bench-tournaments: setup
+	$(BIN)/python bench/tournaments.py $(if $(QUICK),--quick)
 
 ## The service's benchmarks (needs PostgreSQL; several minutes each; docs/performance.md)
 bench-service: setup

@@ -1,6 +1,7 @@
-"""Simulated tournaments for the pairing tests, the Dutch comparison and bench/pairing.py
-(docs/tournaments.md, "Measured"): random results played on the rounds that
-``domain.tournament.pairing`` pairs, and the entrants' standing inputs derived from them.
+"""Simulated tournaments for the pairing tests and the Dutch comparison: random results
+played on the rounds that ``domain.tournament.pairing`` pairs, and the entrants' standing
+inputs derived from them, without the tournament aggregate (tests/tournament_play.py plays
+whole tournaments through it, for bench/tournaments.py).
 
 Results: each entrant has a hidden strength; a table ranks its players by strength plus
 noise; tournament points by rank are ``players - 1 - rank`` (two players: 1 for a win, with
