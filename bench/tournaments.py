@@ -19,6 +19,7 @@ round's last result when pairing is ``auto`` (it pairs the next round); ``standi
 after the eighth round.
 
     .venv/bin/python bench/tournaments.py [--quick] [--tournaments 100] [--repeat 3] [--seed S]
+                                          [--part all|speed|quality]
 
 ``--quick`` (``make bench-tournaments QUICK=1``): 3 tournaments per format (1 of the
 1,000-entrant Swiss) and one repeat, a smoke run of every code path in about a minute.
@@ -38,6 +39,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -223,32 +225,44 @@ QUALITY_HEADER = (
 )
 
 
-def best(repeat: int, run: Callable[[], object]) -> float:
-    """Best seconds of ``repeat`` runs (garbage collected before them, not switched off)."""
-    times = []
+@dataclass(frozen=True)
+class Timing:
+    """The best of several runs, in seconds: wall-clock time, and the process's CPU time
+    (less disturbed by other work on a shared machine)."""
+
+    wall: float
+    cpu: float
+
+
+def _timed(run: Callable[[], object]) -> Timing:
+    wall, cpu = time.perf_counter(), time.process_time()
+    run()
+    return Timing(time.perf_counter() - wall, time.process_time() - cpu)
+
+
+def _best(times: Sequence[Timing]) -> Timing:
+    return Timing(min(t.wall for t in times), min(t.cpu for t in times))
+
+
+def best(repeat: int, run: Callable[[], object]) -> Timing:
+    """Best of ``repeat`` runs (garbage collected before them, not switched off)."""
     gc.collect()
-    for _ in range(repeat):
-        begin = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - begin)
-    return min(times)
+    return _best([_timed(run) for _ in range(repeat)])
 
 
-def best_on_copies(repeat: int, play: Play, run: Callable[[Any], object]) -> float:
-    """Best seconds of ``run`` on ``repeat`` deep copies of the tournament (each run changes
-    its copy; the copies are made outside the timing), checking every run recorded the same
-    new events."""
+def best_on_copies(repeat: int, play: Play, run: Callable[[Any], object]) -> Timing:
+    """Best of ``run`` on ``repeat`` deep copies of the tournament (each run changes its
+    copy; the copies are made outside the timing), checking every run recorded the same new
+    events."""
     times, outcomes = [], []
     play.tournament.collect_events()
     for _ in range(repeat):
         clone = copy.deepcopy(play.tournament)
         gc.collect()
-        begin = time.perf_counter()
-        run(clone)
-        times.append(time.perf_counter() - begin)
+        times.append(_timed(partial(run, clone)))
         outcomes.append([e.public_data() for e in clone.collect_events()])
     assert all(o == outcomes[0] for o in outcomes), "a run recorded different events"
-    return min(times)
+    return _best(times)
 
 
 def _to_round(play: Play, rounds: int, *, leave_last: bool = False) -> None:
@@ -270,12 +284,12 @@ def _to_round(play: Play, rounds: int, *, leave_last: bool = False) -> None:
             t.pair_next_round()
 
 
-def speed(fmt: dict[str, Any], count: int, repeat: int, seed: str) -> dict[str, float]:
-    """Seconds (module docstring): ``pair`` (``pair_next_round`` of round 5), ``inputs``
+def speed(fmt: dict[str, Any], count: int, repeat: int, seed: str) -> dict[str, Timing]:
+    """Timings (module docstring): ``pair`` (``pair_next_round`` of round 5), ``inputs``
     (``pairing_inputs``), ``pairing`` (``pair_round`` alone on those inputs), ``baseline``
     (sorting them into the standing order), ``command`` (the round's last result, ``auto``),
     ``rows`` (``standing_rows`` after the eighth round)."""
-    out: dict[str, float] = {}
+    out: dict[str, Timing] = {}
     auto = start(fmt, count, seed)
     _to_round(auto, 4, leave_last=True)
     last = auto.tournament.rounds[-1]["tables"][-1]
@@ -304,15 +318,22 @@ SPEED_HEADER = (
     "| last result's command (`auto`) | `standing_rows` after round 8 |\n"
     "|---|---|---|---|---|---|---|---|---|"
 )
+"""Each time: wall-clock (CPU time of the process); the ratio is of CPU times."""
 
 
-def speed_row(name: str, s: dict[str, float]) -> str:
-    """One markdown row of the speed table."""
+def _ms(t: Timing) -> str:
+    return f"{t.wall * 1000:,.0f} ms ({t.cpu * 1000:,.0f})"
+
+
+def speed_row(name: str, s: dict[str, Timing]) -> str:
+    """One markdown row of the speed table (``SPEED_HEADER``)."""
+    base = s["baseline"]
     return (
-        f"| {name} | {s['pair'] * 1000:,.0f} ms | {'yes' if s['pair'] < AIM else 'NO'} | "
-        f"{s['inputs'] * 1000:,.0f} ms | {s['pairing'] * 1000:,.0f} ms | "
-        f"{s['baseline'] * 1e6:,.0f} µs | {s['pair'] / s['baseline']:,.0f} | "
-        f"{s['command'] * 1000:,.0f} ms | {s['rows'] * 1000:,.0f} ms |"
+        f"| {name} | {_ms(s['pair'])} | {'yes' if s['pair'].wall < AIM else 'NO'} | "
+        f"{_ms(s['inputs'])} | {_ms(s['pairing'])} | "
+        f"{base.wall * 1e6:,.0f} µs ({base.cpu * 1e6:,.0f}) | "
+        f"{s['pair'].cpu / max(base.cpu, 1e-9):,.0f} | "
+        f"{_ms(s['command'])} | {_ms(s['rows'])} |"
     )
 
 
@@ -327,11 +348,17 @@ def run(
 ) -> list[Figures]:
     """The whole benchmark (the quality figures are returned as well as printed)."""
     began = time.perf_counter()
-    print(SPEED_HEADER, file=out, flush=True)
-    for name, fmt, count in speeds:
-        print(speed_row(name, speed(fmt, count, repeat, seed)), file=out, flush=True)
-    print(file=out)
-    print(QUALITY_HEADER, file=out, flush=True)
+    if speeds:
+        print(
+            "Each time: wall-clock (CPU time of the process); the ratio is of CPU times.\n",
+            file=out,
+        )
+        print(SPEED_HEADER, file=out, flush=True)
+        for name, fmt, count in speeds:
+            print(speed_row(name, speed(fmt, count, repeat, seed)), file=out, flush=True)
+        print(f"({_load()})\n", file=out)
+    if specs:
+        print(QUALITY_HEADER, file=out, flush=True)
     found = []
     for spec in specs:
         many = tournaments if spec.entrants < 500 else max(1, tournaments // 20)
@@ -356,13 +383,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--tournaments", type=int, default=100)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", default="bench")
+    parser.add_argument("--part", choices=("all", "speed", "quality"), default="all")
     args = parser.parse_args(argv)
     tournaments, repeat = (3, 1) if args.quick else (args.tournaments, args.repeat)
     print(
         f"seed {args.seed!r}, {tournaments} tournaments per format, best of {repeat}; {_load()}\n",
         flush=True,
     )
-    run(FORMATS, SPEED, tournaments=tournaments, repeat=repeat, seed=args.seed)
+    run(
+        FORMATS if args.part != "speed" else [],
+        SPEED if args.part != "quality" else [],
+        tournaments=tournaments,
+        repeat=repeat,
+        seed=args.seed,
+    )
 
 
 if __name__ == "__main__":
