@@ -7,7 +7,7 @@ a tournament has, when it is over, and the ids of its tables' games.
   clear winner); a round robin and a two-player bracket, their schedule's
   (``domain.tournament.pairing.planned_rounds``); multi-player elimination, until its final
   table (a round of one table and no bye) is over.
-* A tournament is also over when too few entrants are left to seat one table.
+* A tournament is also over when too few entrants are left to seat one table (:func:`too_few`).
 * Each table's game has an id fixed by the tournament, the round and the table
   (:func:`table_game_id`): the service creates it, and creating it again is refused by the
   store, so a table never gets two games.
@@ -24,6 +24,7 @@ from uuid import UUID
 from domain.tournament.errors import NoSuchTable, ResultRefused, RoundRefused
 from domain.tournament.format import pairing_settings
 from domain.tournament.pairing import planned_rounds
+from domain.tournament.pairing.sizes import split
 from domain.tournament.standings import eliminated_at
 
 TABLE_NAMESPACE = UUID("5b0c6f1e-6d1f-4c5e-9a55-1ed6e7b0a715")
@@ -78,8 +79,18 @@ def is_over(state: Any, active: int) -> bool:
         return True
     if planned is None and len(last["tables"]) == 1 and not last["byes"]:
         return True
-    smallest: int = state.format["min_table_size"]
-    return active < max(2, smallest)
+    return too_few(state.format, active)
+
+
+def too_few(fixed: Mapping[str, Any], active: int) -> bool:
+    """Whether ``active`` entrants are too few to seat one table: fewer than the minimum (and
+    two) or, in a Swiss, so few that no split into tables of the target size or one less
+    seats any (``sizes.split``: 4 entrants at tables of 6, min 4; docs/tournaments.md,
+    "Table sizes"). A Swiss left so would otherwise pair nothing (``too-few-entrants``)."""
+    smallest: int = fixed["min_table_size"]
+    if active < max(2, smallest):
+        return True
+    return fixed["kind"] == "swiss" and not split(active, fixed["table_size"], smallest).sizes
 
 
 def check_running(state: Any) -> None:

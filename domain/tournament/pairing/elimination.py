@@ -12,8 +12,8 @@ caller passes every entrant of the start at every round, so the bracket never mo
 Multi-player tables: each round seats the entrants still in, by the standing order, snake
 fashion over the tables of ``sizes.split`` (1st, 2nd, .. to the last table, then back), so the
 best seeds meet as late as possible; where the split needs byes, the top seeds have them. The
-results code keeps the top ``advance`` of each table; once at most ``table_size`` remain, they
-form the final table. Seats: ``seating.order_table``.
+results code keeps the top ``advance`` of each table; once at most ``table_size`` remain (and at
+least the minimum), they form the final table, of any size. Seats: ``seating.order_table``.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from domain.tournament.pairing.model import (
     standing_order,
 )
 from domain.tournament.pairing.seating import order_table
-from domain.tournament.pairing.sizes import split
+from domain.tournament.pairing.sizes import Split, split
 
 
 def bracket(size: int) -> list[int]:
@@ -119,7 +119,12 @@ def pair_elimination_tables(
     if not 1 <= settings.advance < settings.min_table_size:
         raise PairingError("bad-settings", "advance must be at least 1 and below the minimum")
     ranked = standing_order([e for e in entrants if e.active])
-    shape = split(len(ranked), settings.table_size, settings.min_table_size)
+    if settings.min_table_size <= len(ranked) <= settings.table_size:
+        # The final table, whatever its size: split() seats only the target size or one
+        # less, and would leave 4 finalists at tables of 6 (min 4) without a table.
+        shape = Split((len(ranked),), 0)
+    else:
+        shape = split(len(ranked), settings.table_size, settings.min_table_size)
     if not shape.sizes:
         raise PairingError("too-few-entrants", "too few entrants still in for a table")
     byes, seated = ranked[: shape.byes], ranked[shape.byes :]

@@ -81,3 +81,16 @@ def test_multi_player_snake_seeding_and_a_final_table() -> None:
         sizes.append(len(rnd.tables))
         sim.play(rnd)
     assert sizes == [10, 3, 1]  # 40 -> 10 -> 3 -> the final table
+
+
+@pytest.mark.parametrize(("size", "smallest", "count"), [(6, 4, 4), (6, 3, 4), (5, 3, 3)])
+def test_multi_player_final_table_of_any_size_from_the_minimum(
+    size: int, smallest: int, count: int
+) -> None:
+    # At most table_size left (and at least the minimum): one final table of them all, even
+    # where split() has no table of that size (target or one less).
+    settings = EliminationSettings(size, smallest, advance=1)
+    people = [Entrant(f"e{n}", n) for n in range(1, count + 1)]
+    rnd = pair_round(settings, people, 3, RandomStream("s"))
+    assert len(rnd.tables) == 1 and sorted(rnd.tables[0]) == sorted(e.id for e in people)
+    assert rnd.byes == ()

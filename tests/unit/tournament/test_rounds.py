@@ -351,3 +351,39 @@ def test_multi_player_elimination_keeps_the_top_of_each_table_until_the_final() 
     assert len(last["tables"]) == 1 and not last["byes"]
     ranks = last["tables"][0]["result"]["ranks"]
     assert t.ranking[0] == last["tables"][0]["seats"][ranks.index(1)]
+
+
+def test_multi_player_elimination_seats_a_final_table_smaller_than_one_less() -> None:
+    # 8 at tables of 6 (min 4), the top 2 go on: a table of 6 and two byes, then 4 are left:
+    # too few for a table of 6 or 5, enough for the final table (it used to be refused with
+    # too-few-entrants when the last result of round 1 came in: the tournament was stuck).
+    t = running(
+        {"kind": "elimination", "table_size": 6, "min_table_size": 4, "advance": 2}, 8, "risk"
+    )
+    assert [len(tb["seats"]) for tb in t.rounds[0]["tables"]] == [6] and len(
+        t.rounds[0]["byes"]
+    ) == 2
+    play_round(t, random.Random(4))
+    (final,) = t.rounds[1]["tables"]
+    assert len(final["seats"]) == 4 and not t.rounds[1]["byes"]
+    play_round(t, random.Random(5))
+    assert t.phase == "finished"
+    ranks = final["result"]["ranks"]
+    assert t.ranking[0] == final["seats"][ranks.index(1)]
+    assert check_invariants(t) == []
+
+
+@pytest.mark.parametrize(("size", "smallest", "count", "left"), [(6, 4, 12, 4), (4, 2, 6, 2)])
+def test_a_swiss_whose_entrants_left_cannot_be_split_into_tables_ends(
+    size: int, smallest: int, count: int, left: int
+) -> None:
+    # 4 left at tables of 6 (min 4), 2 at tables of 4 (min 2): no split into tables of the
+    # target size or one less seats them, so the round's last result ends the tournament
+    # (it used to be refused with too-few-entrants, and the tournament was stuck).
+    fmt = {"kind": "swiss", "table_size": size, "min_table_size": smallest, "rounds": 4}
+    t = running(fmt, count, "risk")
+    for key in [k for k in t.entrants][: count - left]:
+        t.withdraw(key)
+    play_round(t, random.Random(6))
+    assert t.phase == "finished" and len(t.rounds) == 1
+    assert check_invariants(t) == []
