@@ -42,7 +42,7 @@ bench: setup
 	$(BIN)/python bench/tournaments.py
 
 ## Tournaments through the aggregate: pairing speed, and the quality of 100 tournaments per format
-## (about 4 minutes; QUICK=1: a smoke run of every path in about 20 s; docs/tournaments.md, "Measured")
+## (about 2 minutes; QUICK=1: a smoke run of every path in about 20 s; docs/tournaments.md, "Measured")
 bench-tournaments: setup
 	$(BIN)/python bench/tournaments.py $(if $(QUICK),--quick)
 

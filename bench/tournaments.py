@@ -22,7 +22,7 @@ after the eighth round.
                                           [--part all|speed|quality]
 
 ``--quick`` (``make bench-tournaments QUICK=1``): 3 tournaments per format (1 of the
-1,000-entrant Swiss) and one repeat, a smoke run of every code path in about a minute.
+1,000-entrant Swiss) and one repeat, a smoke run of every code path in about 20 seconds.
 Deterministic by ``--seed`` (the figures; not the times). Never run by the test suite, which
 runs this code on tiny sizes only (tests/unit/tournament/test_bench_tournaments.py).
 """
