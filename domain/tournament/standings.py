@@ -95,6 +95,8 @@ def tallies(state: Any) -> dict[str, Tally]:
             for key, tally in found.items():
                 if key not in seated:
                     tally.floats.append(0)
+        if fixed["kind"] == "elimination" and not two:
+            _lucky_losers(state, found, rnd, numbers)
     for act in state.penalties:
         found[act["entrant"]].penalty += Fraction(act["points"])
     return found
@@ -144,6 +146,33 @@ def _table(
                 found[key].eliminated_in = number
             else:  # went on: ahead of those knocked out here (a drawn final's winner too)
                 found[key].reach = (number, 1, -outcome["ranks"][seat])
+
+
+def _lucky_losers(
+    state: Any, found: Mapping[str, Tally], rnd: Mapping[str, Any], numbers: Mapping[str, int]
+) -> None:
+    """Multi-player elimination (docs/tournaments.md, "Elimination"): a round that is not the
+    final and leaves more than one but fewer than ``min_table_size`` entrants in (5 left at
+    tables of 4, min 3, top 1: a table and a bye, then 2) would leave no final table; the
+    best of those it knocked out (by their rank at their table, then pairing number) go on
+    with them, as lucky losers, until the final table has its minimum."""
+    tables = rnd["tables"]
+    if any(t["result"] is None for t in tables) or (len(tables) == 1 and not rnd["byes"]):
+        return
+    gone = {k for k, e in state.entrants.items() if e["status"] in GONE}
+    still_in = [k for k, t in found.items() if t.eliminated_in is None and k not in gone]
+    smallest: int = state.format["min_table_size"]
+    if not 1 < len(still_in) < smallest:
+        return
+    number = rnd["number"]
+    knocked = []
+    for table in tables:
+        for seat, key in enumerate(table["seats"]):
+            if found[key].eliminated_in == number and key not in gone:
+                knocked.append((table["result"]["ranks"][seat], numbers[key], key))
+    for rank, _, key in sorted(knocked)[: smallest - len(still_in)]:
+        found[key].eliminated_in = None
+        found[key].reach = (number, 1, -rank)
 
 
 def eliminated_at(

@@ -387,3 +387,26 @@ def test_a_swiss_whose_entrants_left_cannot_be_split_into_tables_ends(
     play_round(t, random.Random(6))
     assert t.phase == "finished" and len(t.rounds) == 1
     assert check_invariants(t) == []
+
+
+@pytest.mark.parametrize("count", [5, 8, 20, 65])
+def test_multi_player_elimination_always_ends_with_a_final_table_lucky_losers_filling_it(
+    count: int,
+) -> None:
+    """5 left at tables of 4 (min 3, top 1) play a table and a bye, leaving 2: the best of
+    those the table knocked out goes on with them, so the last round is a final table."""
+    t = running({"kind": "elimination", "table_size": 4, "min_table_size": 3}, count)
+    rng = random.Random(count)
+    while t.phase == "running":
+        play_round(t, rng)
+    final = t.rounds[-1]
+    assert len(final["tables"]) == 1 and not final["byes"]
+    assert len(final["tables"][0]["seats"]) >= 3
+    ranks = final["tables"][0]["result"]["ranks"]
+    assert t.ranking[0] == final["tables"][0]["seats"][ranks.index(1)]
+    if count == 5:
+        (table,) = t.rounds[0]["tables"]
+        (bye,) = t.rounds[0]["byes"]
+        seats, first = table["seats"], table["result"]["ranks"]
+        by_rank = sorted(range(4), key=lambda s: (first[s], t.entrants[seats[s]]["number"]))
+        assert set(final["tables"][0]["seats"]) == {bye, seats[by_rank[0]], seats[by_rank[1]]}
