@@ -37,6 +37,7 @@ from domain.randomness import RandomStream
 from domain.registry import rules_for
 from domain.text import plain_text
 from domain.tournament import chain, registration, results, rounds
+from domain.tournament.errors import TournamentPhase
 from domain.tournament.event_base import TournamentEvent
 from domain.tournament.format import normalise_format, pairing_settings
 from domain.tournament.pairing import PairingError, Round, draw_numbers, pair_round
@@ -330,6 +331,11 @@ class Tournament(Aggregate):
         from the tournament's stream (``draw_numbers``, no seed values: every tie by lot);
         the others who had registered are absent."""
         ready = registration.check_start(self.phase, self.format, self.entrants)
+        if rounds.too_few(self.format, len(ready)):
+            raise TournamentPhase(
+                "too-few-entrants",
+                "Too few entrants have checked in to seat a table of this format's sizes.",
+            )
         rng = self.random_stream()
         numbers = draw_numbers(ready, rng)
         absent = [k for k in registration.staying(self.entrants) if k not in numbers]

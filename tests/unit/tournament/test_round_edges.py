@@ -6,10 +6,15 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
+from domain.errors import GameError
+from domain.randomness import commitment
+from domain.tournament.aggregate import Tournament
 from domain.tournament.invariants import check_invariants
 from domain.tournament.rounds import round_over
 from domain.tournament.standings import standing_rows
-from tests.unit.tournament.test_rounds import code, play_round, running
+from tests.unit.tournament.test_rounds import SEED, code, play_round, running
 
 
 def test_a_round_that_seats_nobody_does_not_stop_an_automatic_tournament() -> None:
@@ -163,3 +168,29 @@ def test_a_bracket_round_of_walkovers_only_does_not_refuse_the_last_result() -> 
     t.record_result(final["game"], [2, 1], [0, 5], 9, "")
     assert t.phase == "finished" and t.ranking[0] == final["seats"][1]
     assert check_invariants(t) == []
+
+
+def test_a_swiss_whose_entrants_no_table_split_seats_does_not_start() -> None:
+    """2 checked in at tables of 4 (min 2): tables seat 4 or 3, so round 1 could not be
+    paired; the start is refused before anything is recorded."""
+    t = Tournament.create(
+        game="azul",
+        options={},
+        settings=None,
+        format={"kind": "swiss", "table_size": 4, "min_table_size": 2},
+        name="Too small",
+        seed=SEED,
+        seed_sha256=commitment(SEED),
+        organiser_sha256="0" * 64,
+        table_secret="7a" * 32,
+    )
+    for name in ("a", "b"):
+        t.register(name, name * 64, entrant_id=name)
+    t.open_check_in()
+    for name in ("a", "b"):
+        t.check_in(name)
+    pending = len(t.pending_events)
+    with pytest.raises(GameError) as refused:
+        t.start()
+    assert refused.value.code == "too-few-entrants"
+    assert len(t.pending_events) == pending and t.phase == "check-in"
