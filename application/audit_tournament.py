@@ -159,6 +159,12 @@ def _report(
             f" {tables.without_record} table(s) decided by the arbiter without its game's "
             "record: nothing in this record shows how that game went."
         )
+    if tables.unpinned:
+        head += (
+            f" {len(tables.unpinned)} game(s) of tables decided by the arbiter were still "
+            "running without a checkpoint in the given log: their records verify, but are not "
+            "shown to be the service's (the tournament's own checkpoint covers the decision)."
+        )
     sentence = NO_CHECKPOINT if transparency is None else transparency.sentence(events)
     return TournamentReport(
         ok=True,

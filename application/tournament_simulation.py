@@ -8,14 +8,16 @@ organiser, the organiser pairs each next round.
 
 With a ``seed`` the tournament seed is ``SHA-256("gameledger-tournament-simulate:<seed>")``
 (so the pairing numbers and the first round are the same every run) and the bots draw from
-``random.Random(seed)``. The tournament's id is new each run, and each table's game id (and
-so its seed) derives from it, so the games differ from run to run."""
+``random.Random(seed)``; the entrants' ids are fixed by it too (:func:`entrant_id`), so the
+pairing numbers and round 1 repeat. The tournament's id is new each run, and each table's
+game id (and so its seed) derives from it, so the games differ from run to run."""
 
 from __future__ import annotations
 
 import hashlib
 import random
 import time
+import uuid
 from typing import Any
 from uuid import UUID
 
@@ -28,6 +30,12 @@ from domain.tournament.aggregate import Tournament
 
 MAX_ROUNDS = 1000
 """A tournament still running after this many rounds is a bug to report, not a loop."""
+
+
+def entrant_id(seed: int, n: int) -> str:
+    """The id of entrant ``bot-<n>`` of a run with ``seed``: fixed, so the draw of pairing
+    numbers (which orders the ids first) and round 1 repeat from run to run."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"gameledger-tournament-simulate:{seed}:{n}"))
 
 
 def tournament_seed(seed: int) -> str:
@@ -62,7 +70,9 @@ def simulate_tournament(
     tid = created.tournament_id
     tokens = {}
     for n in range(1, entrants + 1):
-        registered = desk.register(tid, f"bot-{n}")
+        registered = desk.register(
+            tid, f"bot-{n}", entrant_id=entrant_id(seed, n) if seed is not None else None
+        )
         tokens[registered.entrant] = registered.token
     desk.organiser(tid, created.organiser_token, lambda t: t.open_check_in())
     for token in tokens.values():

@@ -151,11 +151,15 @@ class Tournaments:
         self.games.store_of(tournament.id).save(tournament)
         return TournamentCreated(tournament.id, organiser)
 
-    def register(self, tournament_id: UUID, name: str) -> Registered:
-        """Register an entrant (a late entry after the start where the format takes one)."""
+    def register(
+        self, tournament_id: UUID, name: str, *, entrant_id: str | None = None
+    ) -> Registered:
+        """Register an entrant (a late entry after the start where the format takes one).
+        (``entrant_id`` is for tools that replay runs, such as ``tournament simulate
+        --seed``; the API never takes one: ids are random.)"""
         token = new_token()
         version, entrant = self.command(
-            tournament_id, lambda t: t.register(name, commitment(token))
+            tournament_id, lambda t: t.register(name, commitment(token), entrant_id)
         )
         return Registered(entrant, token, version)
 

@@ -155,7 +155,8 @@ GAME_EXAMPLE: dict[str, Any] = {
     "id": "12",
     "event": "TilesTaken",
     "data": '{"version":12,"type":"TilesTaken","timestamp":"2026-11-26T20:00:00+00:00",'
-    '"data":{"seat":0,"source":"F3","color":"R","count":2},"sealed":null,'
+    '"data":{"player":0,"source":4,"colour":"B","count":3,"line":3,"to_line":3,'
+    '"to_floor":0,"to_lid":0,"marker":false,"to_centre":["K"]},"sealed":null,'
     '"prev_hash":"9f2c…","hash":"41be…"}',
 }
 """One message of a game's stream, as an SSE parser gives it (the raw stream: docs/api.md)."""

@@ -78,10 +78,18 @@ def result(
 
 
 def check_penalty(entrants: Any, entrant_id: str, points: Any) -> None:
-    """A penalty deducts a positive number of points (at most 1,000) from an entrant with a
-    pairing number (``bad-penalty``, ``no-such-entrant``)."""
+    """A penalty deducts a positive number of points, a multiple of ½ (a half point, as a
+    draw's share at two-player tables), at most 1,000, from an entrant with a pairing number
+    (``bad-penalty``, ``no-such-entrant``)."""
     found = entrants.get(entrant_id)
     if found is None or found["number"] is None:
         raise NoSuchEntrant("no-such-entrant", "The tournament has no such entrant playing.")
-    if isinstance(points, bool) or not isinstance(points, int | float) or not 0 < points <= 1000:
-        raise BadResult("bad-penalty", "A penalty deducts a number of points above 0.")
+    if (
+        isinstance(points, bool)
+        or not isinstance(points, int | float)
+        or not 0 < points <= 1000
+        or (2 * points) % 1 != 0
+    ):
+        raise BadResult(
+            "bad-penalty", "A penalty deducts a multiple of 0.5 points, from 0.5 to 1000."
+        )

@@ -14,6 +14,7 @@ import pytest
 from application.errors import InvalidToken, NotFound
 from application.service import GameLedger
 from application.simulation import play_out
+from application.tournament_simulation import simulate_tournament
 from application.tournament_tables import arbiter_token, seat_token, table_seed
 from application.tournaments import Tournaments
 from domain.errors import GameError
@@ -179,3 +180,19 @@ def test_a_table_whose_game_has_ended_is_not_forfeited_nor_adjudicated() -> None
     assert t.version > version and t.rounds[0]["tables"][1]["result"]["how"] == "forfeit"
     with pytest.raises(InvalidToken):
         desk.decide_table(tid, tokens[running["seats"][0]], running["game"], lambda t: t.finish())
+
+
+def test_a_seeded_simulation_repeats_its_pairing_numbers_and_first_round() -> None:
+    """The outside trial's finding: with the same --seed, entrant ids were random, so the draw
+    (which sorts the ids first) and round 1 differed from run to run."""
+    firsts = []
+    for _ in range(2):
+        app = GameLedger()
+        report = simulate_tournament(
+            app, "azul", entrants=6, format={"kind": "swiss", "rounds": 1}, seed=7
+        )
+        t = Tournaments(app.games).load(UUID(report["tournament_id"]))
+        numbers = {t.entrants[k]["name"]: e["number"] for k, e in t.entrants.items()}
+        seats = [[t.entrants[k]["name"] for k in table["seats"]] for table in t.rounds[0]["tables"]]
+        firsts.append((numbers, seats))
+    assert firsts[0] == firsts[1]

@@ -236,6 +236,8 @@ def test_the_arbiter_forfeits_a_no_show_and_every_act_is_in_the_history() -> Non
     t.penalise(first["seats"][0], 10, "slow play")
     assert row(t, first["seats"][0])["points"] == 50 and row(t, first["seats"][0])["penalty"] == 10
     assert code(lambda: t.penalise(first["seats"][0], 0, "x")) == "bad-penalty"
+    assert code(lambda: t.penalise(first["seats"][0], 1e-300, "x")) == "bad-penalty"
+    assert code(lambda: t.penalise(first["seats"][0], 0.25, "x")) == "bad-penalty"
     assert code(lambda: t.penalise("nobody", 1, "x")) == "no-such-entrant"
     cheat = second["seats"][0]
     t.disqualify(cheat, "collusion")
