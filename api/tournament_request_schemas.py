@@ -100,7 +100,11 @@ class EntrantActRequest(Closed):
 
 class PenaltyRequest(EntrantActRequest):
     points = StrictNumber(
-        required=True, metadata={"description": "Points deducted: above 0, at most 1,000"}
+        required=True,
+        metadata={
+            "description": "Points deducted: a multiple of 0.5 from 0.5 to 1,000 "
+            "(else 422 bad-penalty)"
+        },
     )
 
 

@@ -214,6 +214,14 @@ class StandingsSchema(Closed):
         required=True,
         metadata={"description": "The transparency log's latest signed tree head (GET /keys)"},
     )
+    checkpointed = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "Whether tree_head already holds the tournament's checkpoint of this "
+            "version: a finished tournament's end is logged a moment after it ends, so keep a "
+            "head with checkpointed true to verify its record against (docs/tournaments.md)"
+        },
+    )
 
 
 class TournamentRatingsSchema(Closed):

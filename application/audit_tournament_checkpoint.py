@@ -39,8 +39,9 @@ def check_tournament_transparency(
             why = "pinned keys were given" if keys.is_pinned else "a tree head was given"
             raise Discrepancy(
                 f"no checkpoint: {carries}, so nothing shows it is the tournament the service "
-                f"logged ({why}; export the record again: the service logs a tournament's end "
-                "a moment after it)"
+                f"logged ({why}; the service logs a tournament's end a moment after it: export "
+                "the record again against a newer tree head — the standings say checkpointed: "
+                "true once theirs holds it — and link a head you kept to it with verify-log)"
             )
         return None
     try:

@@ -19,6 +19,7 @@ from api.problems import Failure
 from api.requests import Blueprint, required_token, tournament_uuid
 from api.resources.common import PREFIX, Answer, services, with_etag
 from api.resources.tournaments import document
+from application.checkpoints import tournament_log_name
 from application.reads import serialised
 from application.tournament_documents import (
     current_document,
@@ -125,12 +126,18 @@ def get_standings(tournament_id: str) -> Answer:
     """The standings (points, tie-breaks, games, byes, penalties) in the standing order, the
     arbiter's acts in order (``history``), the final ``ranking`` once finished, and the
     transparency log's latest signed tree head (``tree_head``): the tables' games' records
-    prove their inclusion against it (``GET /games/{id}/record?tree_size=``). The ``ETag`` is
-    the tournament's version and the tree head's size (``"12-5"``)."""
+    prove their inclusion against it (``GET /games/{id}/record?tree_size=``), and whether it
+    already holds the tournament's own checkpoint of this version (``checkpointed``: a
+    finished tournament's end is logged a moment after it ends — keep a head that holds it to
+    verify the tournament's record against). The ``ETag`` is the tournament's version and the
+    tree head's size (``"12-5"``)."""
     found = services()
     body = standings_of(document(tournament_id))
     head = latest_head(found.tlog.store, found.keys)
-    answer = {**body, "tree_head": head}
+    version = body["version"]
+    logged = found.tlog.store.latest_of(tournament_log_name(tournament_id), version, head["size"])
+    checkpointed = logged is not None and logged["checkpoint"]["version"] == version
+    answer = {**body, "tree_head": head, "checkpointed": checkpointed}
     return answer, 200, {"ETag": f'"{body["version"]}-{head["size"]}"'}
 
 

@@ -48,10 +48,14 @@ def default_points(size: int, table_size: int) -> list[int]:
 
 
 def _number(value: Any, name: str) -> Fraction:
+    """A points value: a multiple of ½ from 0 to 1,000 (as a penalty is: points a reader can
+    see; a bye or a place never worth less than nothing)."""
     if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
         raise InvalidTournament("invalid-format", f"'{name}' must hold numbers.")
-    if abs(value) > 1_000_000:
-        raise InvalidTournament("invalid-format", f"'{name}' holds a number out of range.")
+    if not 0 <= value <= 1000 or (2 * value) % 1 != 0:
+        raise InvalidTournament(
+            "invalid-format", f"'{name}' holds multiples of 0.5 from 0 to 1000."
+        )
     return Fraction(value)
 
 

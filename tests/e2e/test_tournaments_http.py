@@ -136,6 +136,7 @@ def test_a_swiss_is_run_over_http_from_creation_to_its_ratings(
     standings = client.get(f"{organised.path}/standings")
     head = standings.json["tree_head"]
     assert standings.headers["ETag"] == f'"{final["version"]}-{head["size"]}"'
+    assert standings.json["checkpointed"] is True  # the head holds the tournament's end
     verified_head(client, head)
     with pytest.raises(InvalidSignature):
         verified_head(client, {**head, "root_hash": "00" * 32})
