@@ -18,9 +18,10 @@ setup: $(STAMP)
 serve: setup
 	$(BIN)/gameledger serve --host $${HOST:-127.0.0.1} --port $${PORT:-8000}
 
-## Every test: lint, types, then the whole suite (needs PostgreSQL; see docs/operations.md)
+## Every test: lint, types, then the whole suite (needs PostgreSQL; see docs/operations.md),
+## in two worker processes (pytest-xdist): every test keeps its own stores and schemas
 test: setup lint
-	$(BIN)/pytest
+	$(BIN)/pytest -n 2
 
 lint: setup
 	$(BIN)/ruff check .
