@@ -4,6 +4,7 @@ revealed seed against the commitment made when the game was created."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from application.audit_format import Discrepancy
@@ -19,7 +20,18 @@ def check_chain(record: dict[str, Any]) -> None:
     first), each ``hash`` is ``SHA-256(prev_hash + "\\n" + canonical(event))`` recomputed from
     the event's type, the game id, its version, timestamp and data, and ``chain_head`` is the
     last hash."""
-    game_id = record["game"]["id"]
+    check_links(record, record["game"]["id"], lambda item: hashed(record, item))
+
+
+def check_links(
+    record: dict[str, Any],
+    subject_id: str,
+    hashed_of: Callable[[dict[str, Any]], Any],
+    subject: str = "game",
+) -> None:
+    """The links of a record's ``events`` and its ``chain_head`` (:func:`check_chain`): of a
+    game's, or with ``subject="tournament"`` a tournament's (docs/tournaments.md, "Events");
+    ``hashed_of`` gives what the chain hashes of an event."""
     previous = chain.GENESIS
     for expected_version, item in enumerate(record["events"], start=1):
         version, name = item["version"], item["type"]
@@ -37,7 +49,9 @@ def check_chain(record: dict[str, Any]) -> None:
                 version,
                 name,
             )
-        content = chain.canonical(name, game_id, version, item["timestamp"], hashed(record, item))
+        content = chain.canonical(
+            name, subject_id, version, item["timestamp"], hashed_of(item), subject=subject
+        )
         digest = chain.link(previous, content)
         if item["hash"] != digest:
             raise Discrepancy(

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from application.audit_chain import check_links
 from application.audit_format import (
     EVENT_SHAPE,
     Discrepancy,
@@ -16,9 +17,7 @@ from application.audit_format import (
     check_fields,
 )
 from application.tournament_record_format import FORMAT, FORMAT_VERSION
-from domain import chain as game_chain
 from domain.randomness import commitment
-from domain.tournament.chain import GENESIS
 
 TOP: dict[str, tuple[type, ...]] = {
     "tournament": (dict,),
@@ -87,41 +86,9 @@ def check_chain(record: dict[str, Any]) -> None:
     """Every link: versions 1, 2, 3, … with none missing; each ``prev_hash`` the previous
     event's ``hash`` (``""`` first); each ``hash`` recomputed from the event's type, the
     tournament's id (under ``tournament``), version, timestamp and public data; ``chain_head``
-    the last hash (docs/tournaments.md, "Events")."""
-    tournament_id = record["tournament"]["id"]
-    previous = GENESIS
-    for expected, item in enumerate(record["events"], start=1):
-        version, name = item["version"], item["type"]
-        if version != expected:
-            raise Discrepancy(
-                f"version recorded {version}, the chain expects {expected} "
-                "(an event is missing, repeated or out of order)",
-                version,
-                name,
-            )
-        if item["prev_hash"] != previous:
-            raise Discrepancy(
-                f"prev_hash recorded {item['prev_hash'] or '(empty)'}, "
-                f"the previous event's hash is {previous or '(empty)'}",
-                version,
-                name,
-            )
-        content = game_chain.canonical(
-            name, tournament_id, version, item["timestamp"], item["data"], subject="tournament"
-        )
-        digest = game_chain.link(previous, content)
-        if item["hash"] != digest:
-            raise Discrepancy(
-                f"hash recorded {item['hash']}, recomputed {digest} "
-                "(the event's content or its hash was changed)",
-                version,
-                name,
-            )
-        previous = digest
-    if record["chain_head"] != previous:
-        raise Discrepancy(
-            f"chain_head recorded {record['chain_head']}, the last event's hash is {previous}"
-        )
+    the last hash (docs/tournaments.md, "Events"), as a game's
+    (:func:`application.audit_chain.check_links`)."""
+    check_links(record, record["tournament"]["id"], lambda item: item["data"], "tournament")
 
 
 def check_seed(record: dict[str, Any]) -> None:
