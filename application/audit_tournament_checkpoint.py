@@ -18,7 +18,7 @@ from typing import Any
 from application.audit_documents import DocumentError
 from application.audit_format import Discrepancy
 from application.audit_keys import KeyPolicy, SignatureRefused
-from application.audit_transparency import TransparencyReport, check_field
+from application.audit_transparency import TransparencyReport, check_field, check_history
 from application.checkpoints import tournament_log_name
 
 
@@ -65,19 +65,8 @@ def _belongs(record: dict[str, Any], checkpoint: dict[str, Any]) -> None:
             f"the log is {expected}"
         )
     events: list[dict[str, Any]] = record["events"]
+    check_history(events, checkpoint, "tournament")
     version = checkpoint["version"]
-    if version > len(events):
-        raise DocumentError(
-            f"transparency.checkpoint.version is {version}, the record ends at event "
-            f"{len(events)}: the service logged another history of this tournament"
-        )
-    at = events[version - 1]
-    if checkpoint["chain_head"] != at["hash"]:
-        raise DocumentError(
-            f"transparency.checkpoint.chain_head is {checkpoint['chain_head']}, the record's "
-            f"event {version} ({at['type']}) has hash {at['hash']}: the service logged another "
-            "history of this tournament"
-        )
     if version != len(events) or not checkpoint["ended"]:
         raise DocumentError(
             f"transparency.checkpoint is of event {version} (ended: "

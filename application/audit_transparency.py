@@ -223,23 +223,30 @@ def check_field(
     )
 
 
-def _belongs(record: dict[str, Any], checkpoint: dict[str, Any]) -> None:
-    """Rule 2: the checkpoint is of this record's history, and of its end if it ended."""
-    events: list[dict[str, Any]] = record["events"]
-    _names_the_game(record, checkpoint["game"])
+def check_history(events: list[dict[str, Any]], checkpoint: dict[str, Any], what: str) -> None:
+    """The checkpointed version is one of the record's events and its chain head that event's
+    hash, else the service logged another history of this ``what`` (a game, a tournament)."""
     version = checkpoint["version"]
     if version > len(events):
         raise DocumentError(
             f"transparency.checkpoint.version is {version}, the record ends at event "
-            f"{len(events)}: the service logged another history of this game"
+            f"{len(events)}: the service logged another history of this {what}"
         )
     at = events[version - 1]
     if checkpoint["chain_head"] != at["hash"]:
         raise DocumentError(
             f"transparency.checkpoint.chain_head is {checkpoint['chain_head']}, the record's "
             f"event {version} ({at['type']}) has hash {at['hash']}: the service logged another "
-            "history of this game"
+            f"history of this {what}"
         )
+
+
+def _belongs(record: dict[str, Any], checkpoint: dict[str, Any]) -> None:
+    """Rule 2: the checkpoint is of this record's history, and of its end if it ended."""
+    events: list[dict[str, Any]] = record["events"]
+    _names_the_game(record, checkpoint["game"])
+    check_history(events, checkpoint, "game")
+    version = checkpoint["version"]
     end = _ended_at(record)
     if end is None and checkpoint["ended"]:
         raise DocumentError(
