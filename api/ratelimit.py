@@ -1,5 +1,5 @@
-"""Rate limits with Flask-Limiter (docs/operations.md, "Rate limits"; docs/api.md, "Rate
-limits"): three classes of request under /api/v1, each with its own count per caller —
+"""Rate limits (docs/operations.md, "Rate limits"; docs/api.md, "Rate limits"): three classes
+of request under /api/v1, each with its own count per caller —
 
 * ``reads``: every GET (``GAMELEDGER_RATE_LIMIT_READS``, 6000 per minute);
 * ``writes``: every POST that is not a create — join, move, undo requests and answers
@@ -16,32 +16,49 @@ Health, the OpenAPI document and the docs pages are never limited.
 
 Over a limit the answer is 429 ``rate-limited`` (problem+json) with ``Retry-After`` in seconds;
 every limited answer carries ``X-RateLimit-Limit``, ``X-RateLimit-Remaining`` and
-``X-RateLimit-Reset`` (a Unix time) of the class's limit. Counts live in memory (one process) or
-in Redis (``GAMELEDGER_RATE_LIMIT_STORAGE_URI=redis://…``, shared by every process)."""
+``X-RateLimit-Reset`` (a Unix time) of the class's limit (of several, the one with the fewest
+requests left). Counts live in memory (one process) or in Redis
+(``GAMELEDGER_RATE_LIMIT_STORAGE_URI=redis://…``, shared by every process); while Redis cannot
+be reached each process counts in its own memory and looks for Redis again every
+:data:`BACKEND_RETRY` seconds.
+
+The counting is the ``limits`` library's (fixed windows, its storages): the library Flask-Limiter
+is built on. Flask-Limiter itself was used until its per-request bookkeeping (resolving,
+filtering and scoping limits for every route) was measured at about a third of a cached game
+view's time (docs/performance.md, "Rate limits"); one hook per request does what the service
+needs of it."""
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import math
+import threading
 import time
+from dataclasses import dataclass
 
 from flask import Flask, g, request
-from flask_limiter import ApplicationLimit, HeaderNames, Limiter, RateLimitExceeded
+from limits import RateLimitItem, parse_many
+from limits.storage import MemoryStorage, Storage, storage_from_string
+from limits.strategies import FixedWindowRateLimiter
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
 from api.errors import problem
 from api.resources import BLUEPRINTS
-from infrastructure.config import Settings
+from infrastructure.config import ConfigurationError, Settings
+from infrastructure.rate_limit_settings import RateLimits
+
+log = logging.getLogger(__name__)
 
 CLASSES = ("reads", "writes", "creates")
 CREATES = frozenset({"/api/v1/games", "/api/v1/games/<game_id>/forks", "/api/v1/tournaments"})
 """The routes that make a new game or tournament."""
-LIBRARY_RETRY_AFTER = "X-RateLimit-Retry-After"
-"""Where the library writes its own Retry-After on every answer; removed, since Retry-After
-belongs to a 429 (and a 409 ``idempotency-key-in-use``) only."""
 HEADERS = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
 """The headers of the class's limit on every limited answer."""
+KEY_PREFIX = "gameledger"
+BACKEND_RETRY = 5.0
+"""Seconds between looks for a shared store (Redis) that could not be reached."""
 _LIMITED_BLUEPRINTS = frozenset(blueprint.name for blueprint in BLUEPRINTS)
 
 
@@ -71,52 +88,144 @@ def caller() -> str:
     return "addr:" + (request.remote_addr or "unknown")
 
 
-def install(app: Flask, settings: Settings) -> Limiter:
+@dataclass(frozen=True)
+class Window:
+    """Where a caller stands against one limit: the headers every limited answer carries."""
+
+    limit: RateLimitItem
+    remaining: int
+    reset_at: float
+
+    def headers(self) -> dict[str, str]:
+        """``X-RateLimit-Limit``, ``-Remaining`` and ``-Reset`` (a Unix time)."""
+        return {
+            "X-RateLimit-Limit": str(self.limit.amount),
+            "X-RateLimit-Remaining": str(max(0, self.remaining)),
+            "X-RateLimit-Reset": str(int(self.reset_at)),
+        }
+
+
+class Counts:
+    """The counts, in the configured store; in this process's memory while that store cannot
+    be reached (looked for again every :data:`BACKEND_RETRY` seconds)."""
+
+    def __init__(self, storage_uri: str) -> None:
+        self._shared: Storage | None = None
+        self._memory = FixedWindowRateLimiter(MemoryStorage())
+        self._counter = self._memory
+        if not storage_uri.startswith("memory://"):
+            try:
+                shared = storage_from_string(storage_uri)
+            except Exception as error:  # the library's own ConfigurationError, and others
+                raise ConfigurationError(
+                    f"GAMELEDGER_RATE_LIMIT_STORAGE_URI={storage_uri!r} is no store of counts "
+                    f"the limits library knows ({error}); use memory:// or redis://host:port"
+                ) from error
+            if not isinstance(shared, Storage):  # async+…: this service is synchronous
+                raise ConfigurationError(
+                    f"GAMELEDGER_RATE_LIMIT_STORAGE_URI={storage_uri!r} is an asynchronous "
+                    "store; use memory:// or redis://host:port"
+                )
+            self._shared = shared
+            self._counter = FixedWindowRateLimiter(shared)
+        self._down_since: float | None = None
+        self._lock = threading.Lock()
+
+    def hit(self, limit: RateLimitItem, *keys: str) -> Window | None:
+        """Count one request against ``limit``: its window after the hit, or ``None`` when
+        the caller is over the limit (then the window is :meth:`window`'s)."""
+        counter = self._current()
+        try:
+            allowed = counter.hit(limit, *keys)
+            stats = counter.get_window_stats(limit, *keys)
+        except Exception as error:
+            if self._shared is None or not isinstance(error, self._shared.base_exceptions):
+                raise
+            self._fall_back(error)
+            return self.hit(limit, *keys)
+        return Window(limit, stats.remaining, stats.reset_time) if allowed else None
+
+    def window(self, limit: RateLimitItem, *keys: str) -> Window:
+        """The caller's window of ``limit`` without counting."""
+        stats = self._current().get_window_stats(limit, *keys)
+        return Window(limit, stats.remaining, stats.reset_time)
+
+    def _current(self) -> FixedWindowRateLimiter:
+        if self._down_since is not None and self._shared is not None:
+            with self._lock:
+                if (
+                    self._down_since is not None
+                    and time.monotonic() - self._down_since >= BACKEND_RETRY
+                ):
+                    if self._shared.check():
+                        log.warning("rate limits: the shared store is back; counting there")
+                        self._down_since = None
+                        self._counter = FixedWindowRateLimiter(self._shared)
+                    else:
+                        self._down_since = time.monotonic()
+        return self._counter
+
+    def _fall_back(self, error: Exception) -> None:
+        with self._lock:
+            if self._down_since is None:
+                log.warning(
+                    "rate limits: the shared store is unreachable (%s); counting in memory", error
+                )
+            self._down_since = time.monotonic()
+            self._counter = self._memory
+
+
+class RateLimiter:
+    """The hook that counts each limited request (module docstring)."""
+
+    def __init__(self, limits: RateLimits) -> None:
+        self.enabled = limits.enabled
+        self.of_class = {
+            "reads": parse_many(limits.reads),
+            "writes": parse_many(limits.writes),
+            "creates": parse_many(limits.creates),
+        }
+        self.counts = Counts(limits.storage_uri)
+
+    def check(self) -> Response | None:
+        """Before a request: count it; a 429 problem when the caller is over a limit."""
+        kind = request_class() if self.enabled else None
+        if kind is None:
+            return None
+        key = caller()
+        tightest: Window | None = None
+        for limit in self.of_class[kind]:
+            window = self.counts.hit(limit, KEY_PREFIX, kind, key)
+            if window is None:
+                over = self.counts.window(limit, KEY_PREFIX, kind, key)
+                g.rate_window = over
+                wait = math.ceil(over.reset_at - time.time())
+                return problem(
+                    429,
+                    "rate-limited",
+                    f"Too many requests of this kind ({kind}): the limit is {limit}. "
+                    "Retry after Retry-After seconds.",
+                    headers={"Retry-After": str(max(1, wait))},
+                )
+            if tightest is None or window.remaining < tightest.remaining:
+                tightest = window
+        g.rate_window = tightest
+        return None
+
+    @staticmethod
+    def headers(response: Response) -> Response:
+        """After a limited request: the headers of its class's limit."""
+        window: Window | None = g.get("rate_window")
+        if window is not None:
+            response.headers.update(window.headers())
+        return response
+
+
+def install(app: Flask, settings: Settings) -> RateLimiter:
     """Limit the app's requests as ``settings`` say (and trust the configured proxies)."""
     if settings.trusted_proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies)  # type: ignore[method-assign]
-    limits = settings.rate_limits
-    of_class = {"reads": limits.reads, "writes": limits.writes, "creates": limits.creates}
-    # Registered before the limiter's own hook, so it runs after it (Flask runs after-request
-    # hooks last registered first).
-    app.after_request(_drop_library_retry_after)
-    limiter = Limiter(
-        caller,
-        app=app,
-        # One limit whose value and count (its scope) follow the request's class: a request
-        # is checked against one limit only.
-        application_limits=[
-            ApplicationLimit(
-                limit_provider=lambda: of_class[request_class() or "reads"],
-                scope=lambda _: request_class() or "none",
-                exempt_when=lambda: request_class() is None,
-            )
-        ],
-        headers_enabled=True,
-        header_name_mapping={HeaderNames.RETRY_AFTER: LIBRARY_RETRY_AFTER},
-        storage_uri=limits.storage_uri,
-        # Redis down: count in this process's memory meanwhile rather than fail requests.
-        in_memory_fallback_enabled=not limits.storage_uri.startswith("memory://"),
-        strategy="fixed-window",
-        key_prefix="gameledger",
-        enabled=limits.enabled,
-    )
-
-    def too_many(error: RateLimitExceeded) -> Response:
-        current = limiter.current_limit
-        wait = math.ceil(current.reset_at - time.time()) if current is not None else 1
-        return problem(
-            429,
-            "rate-limited",
-            f"Too many requests of this kind ({request_class()}): the limit is "
-            f"{error.limit.limit}. Retry after Retry-After seconds.",
-            headers={"Retry-After": str(max(1, wait))},
-        )
-
-    app.register_error_handler(RateLimitExceeded, too_many)
+    limiter = RateLimiter(settings.rate_limits)
+    app.before_request(limiter.check)
+    app.after_request(limiter.headers)
     return limiter
-
-
-def _drop_library_retry_after(response: Response) -> Response:
-    response.headers.pop(LIBRARY_RETRY_AFTER, None)
-    return response

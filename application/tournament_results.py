@@ -29,16 +29,18 @@ from uuid import UUID
 from eventsourcing.persistence import Tracking
 
 from application.checkpointer import is_over
-from application.projections.following import CACHE_BYTES, FollowingProjection, GameSource
+from application.projections.following import (
+    CACHE_BYTES,
+    FollowingProjection,
+    GamesMarked,
+    GameSource,
+)
 from application.tournaments import Tournaments
 from domain.errors import GameError
 from domain.game import Game
 from domain.tournament.play_events import RoundPaired
 
 log = logging.getLogger(__name__)
-
-KNOWN_GAMES = 200_000
-"""How many games' "is it a table?" answers are kept (then forgotten and looked up again)."""
 
 
 class TrackingView(Protocol):
@@ -69,14 +71,24 @@ class ResultsManager(FollowingProjection):
         super().__init__(source, cache_bytes)
         self.view = view
         self.tournaments = tournaments
-        self._tables: dict[UUID, bool] = {}
+        self._tables = GamesMarked(
+            source,
+            lambda created: bool(getattr(created, "tournament", "")),
+            lambda game: bool(game.tournament),
+        )
+        """Which games are tournament tables' (only those are followed)."""
+
+    def wants(self, events: list[Any]) -> bool:
+        """Whether the batch pairs a round or moves a table's game (else only the position
+        moves: infrastructure/follower.py)."""
+        return any(isinstance(e, RoundPaired) for e in events) or bool(self._tables.among(events))
 
     def process_batch(self, events: list[Any], tracking: Tracking) -> None:
         """Record the results of the tables that ended, create the tables of the rounds
         paired, then record the position. Only tables' games are followed: a game's
         ``Created`` says whether it is one, and a game first met later is looked up once."""
         paired = {e.originator_id for e in events if isinstance(e, RoundPaired)}
-        tables = [e for e in events if isinstance(e, Game.Event) and self._is_table(e)]
+        tables = self._tables.among(events)
         ended: dict[UUID, Game] = {}
         for _, game in self.follow(tables):
             if game.tournament and is_over(game):
@@ -97,21 +109,7 @@ class ResultsManager(FollowingProjection):
             self.tournaments.ensure_tables(tournament_id)
         self.view.track(tracking)
 
-    def _is_table(self, stored: Game.Event) -> bool:
-        """Whether the event is of a tournament table's game (remembered per game)."""
-        game_id = stored.originator_id
-        known = self._tables.get(game_id)
-        if known is None:
-            if isinstance(stored, Game.Created):
-                known = bool(getattr(stored, "tournament", ""))
-            else:
-                known = bool(self._source.game_at(game_id, stored.originator_version).tournament)
-            if len(self._tables) >= KNOWN_GAMES:
-                self._tables.clear()
-            self._tables[game_id] = known
-        return known
-
     def forget(self) -> None:
         """Drop the games kept (and what is known of which games are tables)."""
         super().forget()
-        self._tables.clear()
+        self._tables.forget()

@@ -88,6 +88,17 @@ def gunicorn_command(app: str, port: int, workers: int, threads: int) -> list[st
     ]
 
 
+NEVER_LIMITED = {
+    "GAMELEDGER_RATE_LIMIT_READS": "100000000 per minute",
+    "GAMELEDGER_RATE_LIMIT_WRITES": "100000000 per minute",
+    "GAMELEDGER_RATE_LIMIT_CREATES": "100000000 per minute",
+}
+"""Rate limits a load from one address never reaches (docs/operations.md, "Rate limits"): the
+limiter still counts every request, as in production, but refuses none. With the defaults
+(6,000 reads a minute per address) a benchmark's GETs are refused with 429 after a few
+seconds and the rates measured are the refusals'."""
+
+
 def start(
     name: str,
     app: str,

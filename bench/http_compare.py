@@ -28,6 +28,10 @@ Cases:
   the two cores with the servers): the moves ratio is against the hello world through that
   client, not wrk's hello-world rate.
 
+The service's rate limits are raised so that one client address never reaches them
+(``gunicorn_servers.NEVER_LIMITED``: the limiter still counts every request); any error or
+non-2xx answer is counted and shown beside its rate.
+
 The service runs with its read models embedded in the worker (one worker), or with one
 ``gameledger projections run`` beside them (several workers), as docs/operations.md says.
 
@@ -260,7 +264,7 @@ def servers(
         stack.callback(hello.stop)
         running["hello"] = hello
         for store in args.stores:
-            env = {"GAMELEDGER_PROJECTIONS": "embedded"}
+            env = {"GAMELEDGER_PROJECTIONS": "embedded", **gunicorn_servers.NEVER_LIMITED}
             if store == "sqlite":
                 env |= {"GAMELEDGER_STORE": "sqlite", "GAMELEDGER_DATA_DIR": str(scratch / "data")}
             else:

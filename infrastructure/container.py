@@ -292,10 +292,16 @@ def listens(storage: Storage) -> list[tuple[dict[str, Any], list[str]]]:
         entry[1].append(recorders.events_table)
     main = storage.settings.postgres
     entry = found.setdefault(main.server(), (main.listen_conninfo(), []))
-    entry[1].append(storage.read_model("games_list").channel)
-    # the lobby stream's tournaments (docs/api.md, "Live updates")
-    entry[1].append(storage.read_model("tournaments").channel)
+    # the games list's pages and the lobby stream's tournaments (docs/api.md, "Live updates")
+    entry[1].extend(read_model_channels(storage))
     return list(found.values())
+
+
+def read_model_channels(storage: Storage) -> list[str]:
+    """The channels among :func:`listens`' that are read models' (not the event log's)."""
+    if storage.kind != "postgres":
+        return []
+    return [storage.read_model(name).channel for name in ("games_list", "tournaments")]
 
 
 def build_services(settings: Settings | None = None, *, create: bool = True) -> Services:
@@ -315,7 +321,11 @@ def build_services(settings: Settings | None = None, *, create: bool = True) -> 
     except BaseException:
         storage.close()
         raise
-    watcher = LogWatcher(interval=settings.follow_interval, listens=listens(storage))
+    watcher = LogWatcher(
+        interval=settings.follow_interval,
+        listens=listens(storage),
+        read_models=read_model_channels(storage),
+    )
     app = GameLedger(
         [
             GameStore(

@@ -7,6 +7,12 @@ exactly once, even when two followers race (the loser's write is refused and ski
 reads again whenever the :class:`~infrastructure.watcher.LogWatcher` says the log may have
 grown (LISTEN/NOTIFY on PostgreSQL, polling on SQLite).
 
+A projection that has nothing to write for a batch (``wants``: a tournaments read model
+when no tournament moved) is passed over: its position moves in memory and is recorded with
+its next batch, or after :data:`PASS_OVER_MOST` notifications. The follower reads the view's
+position once and keeps it; a write refused because the position moved (another follower, a
+rebuild) makes it read the position again.
+
 A batch that cannot be applied is reported, not retried silently forever
 (docs/operations.md, "Health"): the follower records which notification failed and why,
 logs it with its position, and tries again after 1 s, then twice as long each time up to
@@ -19,11 +25,12 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, Tracking
 
+from infrastructure.readmodels.tracking import Step
 from infrastructure.watcher import LogWatcher
 
 log = logging.getLogger(__name__)
@@ -41,6 +48,16 @@ class FollowedProjection(Protocol):
 
     def process_batch(self, events: list[Any], tracking: Tracking) -> None:
         """Apply consecutive events of one log, ending at ``tracking``, in one transaction."""
+        ...
+
+
+@runtime_checkable
+class Selective(Protocol):
+    """A projection that says which batches it needs to see: a batch it does not want is
+    passed over without a transaction (its position kept in memory)."""
+
+    def wants(self, events: list[Any]) -> bool:
+        """Whether the batch holds an event the projection would write anything for."""
         ...
 
 
@@ -68,6 +85,10 @@ class FollowerFailure:
             "attempts": self.attempts,
         }
 
+
+PASS_OVER_MOST = 1000
+"""A follower records its position at least once every this many notifications, even when
+none of them is for its projection."""
 
 RETRY_FIRST = 1.0
 RETRY_MOST = 30.0
@@ -102,12 +123,20 @@ class LogFollower:
         self.errors = 0
         self.failure: FollowerFailure | None = None
         """Set while the follower cannot apply the next notification; cleared once it can."""
+        self._recorded: dict[str, int] = {}
+        """Per log: the position last read from, or recorded in, the view."""
+        self._passed: dict[str, int] = {}
+        """Per log: the last notification applied or passed over (at or past ``_recorded``)."""
         self._stop = threading.Event()
         self._progress = threading.Condition()
         self._thread: threading.Thread | None = None
 
     def position(self, log_name: str) -> int:
-        """The last notification id of log ``log_name`` applied to the view (0 before any)."""
+        """The last notification id of log ``log_name`` this follower has applied or passed
+        over (0 before any); the view's recorded position until it has read one."""
+        known = self._passed.get(log_name)
+        if known is not None:
+            return known
         return self.projection.view.max_tracking_id(log_name) or 0
 
     def catch_up(self) -> int:
@@ -115,28 +144,65 @@ class LogFollower:
         return sum(self._catch_up(app) for app in self.logs)
 
     def _catch_up(self, app: Application[Any]) -> int:
+        name = app.name
         applied = 0
         start = 1
         try:
-            start = self.position(app.name) + 1
-            while notifications := app.recorder.select_notifications(start, self.batch):
+            while True:
+                start = self._next(name)
+                notifications = app.recorder.select_notifications(start, self.batch)
+                if not notifications:
+                    return applied
                 events = [app.mapper.to_domain_event(n) for n in notifications]
-                self._apply(events, Tracking(app.name, notifications[-1].id))
+                last = notifications[-1].id
+                if self._passes_over(name, events, last):
+                    self._passed[name] = last
+                elif self._apply(events, Step(name, last, self._recorded[name])):
+                    self._recorded[name] = self._passed[name] = last
+                else:  # another follower moved the position (or a rebuild): look again
+                    del self._recorded[name], self._passed[name]
                 applied += len(events)
-                start = notifications[-1].id + 1
         except Exception as error:
-            raise BatchFailed(app.name, start - 1, error) from error
-        return applied
+            raise BatchFailed(name, start - 1, error) from error
 
-    def _apply(self, events: list[Any], tracking: Tracking) -> None:
+    def record_passed(self) -> None:
+        """Record the positions passed over and not yet recorded (an empty batch each)."""
+        for name, passed in list(self._passed.items()):
+            if passed > self._recorded[name] and self._apply(
+                [], Step(name, passed, self._recorded[name])
+            ):
+                self._recorded[name] = passed
+
+    def _next(self, name: str) -> int:
+        """The first notification id of log ``name`` still to apply (reads the view's
+        position once, then keeps it)."""
+        if name not in self._passed:
+            recorded = self.projection.view.max_tracking_id(name) or 0
+            self._recorded[name] = self._passed[name] = recorded
+        return self._passed[name] + 1
+
+    def _passes_over(self, name: str, events: list[Any], last: int) -> bool:
+        """Whether the batch holds nothing the projection wants (``wants``), so that only
+        the position moves, in memory, until :data:`PASS_OVER_MOST` notifications have gone
+        by unrecorded (a restart reads at most that many again)."""
+        if not isinstance(self.projection, Selective) or self.projection.wants(events):
+            return False
+        return last - self._recorded[name] < PASS_OVER_MOST
+
+    def _apply(self, events: list[Any], tracking: Step) -> bool:
+        """Apply a batch; False when the view's position is no longer the one it followed
+        from (another follower applied these, or a rebuild swapped the view in)."""
         try:
             self.projection.process_batch(events, tracking)
         except IntegrityError:
-            # Another follower applied these first: the projection's cached games may be
-            # behind now, which it notices and repairs from the store.
-            log.debug("%s: %s already applied", self.projection.name, tracking)
-        with self._progress:
-            self._progress.notify_all()
+            # The projection's cached games may be behind now, which it notices and repairs
+            # from the store.
+            log.debug("%s: %s refused, the position has moved", self.projection.name, tracking)
+            return False
+        finally:
+            with self._progress:
+                self._progress.notify_all()
+        return True
 
     def start(self) -> None:
         """Follow the logs in a background thread until :meth:`stop`."""
@@ -154,6 +220,10 @@ class LogFollower:
         if self._thread is not None:
             self._thread.join(timeout=10)
             self._thread = None
+        try:
+            self.record_passed()
+        except Exception:  # the store gone at shutdown: a restart reads them again
+            log.warning("%s: could not record its position", self.projection.name, exc_info=True)
 
     def wait(self, log_name: str, notification_id: int, timeout: float = 5.0) -> bool:
         """Block until the view has applied ``notification_id`` of log ``log_name`` (True)
@@ -168,7 +238,7 @@ class LogFollower:
         return True
 
     def _run(self) -> None:
-        seen = self.watcher.generation
+        seen = self.watcher.log_generation
         while not self._stop.is_set():
             try:
                 self.catch_up()
@@ -176,7 +246,7 @@ class LogFollower:
             except BatchFailed as failed:
                 self._stop.wait(self._failed(failed))
                 continue
-            seen = self.watcher.wait(seen)
+            seen = self.watcher.wait_log(seen)
 
     def _failed(self, failed: BatchFailed) -> float:
         """Record and log a failure to apply the next notification; the seconds to wait

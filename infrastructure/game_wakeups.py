@@ -128,9 +128,9 @@ class GameWakeups:
             waker.wake()
 
     def _run(self) -> None:
-        seen = self.watcher.generation
+        seen = self.watcher.log_generation
         while True:
-            seen = self.watcher.wait(seen, max(self.poll, self.watcher.interval))
+            seen = self.watcher.wait_log(seen, max(self.poll, self.watcher.interval))
             with self._lock:
                 if not self._games:  # no stream left: the next one starts a thread again
                     self._thread = None

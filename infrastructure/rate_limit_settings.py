@@ -1,5 +1,5 @@
 """The rate limits (docs/operations.md, "Rate limits"), read from ``GAMELEDGER_RATE_LIMIT_*``:
-one limit string of Flask-Limiter per class of request and where the counts live. Part of
+one limit string of the ``limits`` library per class of request and where the counts live. Part of
 :class:`infrastructure.config.Settings`, re-exported by :mod:`infrastructure.config`."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from infrastructure.environment import ConfigurationError, yes_no
 
 @dataclass(frozen=True)
 class RateLimits:
-    """Rate limits per class of request, each a limit string of Flask-Limiter (``"1200 per
+    """Rate limits per class of request, each a limit string of the ``limits`` library (``"1200 per
     minute"``, ``"20/second;600/minute"``), counted per seat token when the request carries one,
     else per client address (docs/operations.md, "Rate limits")."""
 

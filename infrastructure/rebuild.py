@@ -41,6 +41,7 @@ def rebuild_read_model(
     try:
         follower = LogFollower(logs, projection(shadow), LogWatcher(interval=0.0), batch=batch)
         applied = follower.catch_up()
+        follower.record_passed()
         _swap(storage, storage.read_model(name), shadow)
     except BaseException:
         _drop(storage, shadow)

@@ -7,13 +7,19 @@ LISTEN connection. That connection may go to the server itself while the pool go
 PgBouncer (``GAMELEDGER_POSTGRES_LISTEN_HOST``): LISTEN needs a session. SQLite cannot
 notify: waiters are woken every ``interval`` seconds, and at once by a save made in this
 process (:meth:`LogWatcher.wake`). A lost notification costs at most ``fallback`` seconds:
-waiters always wake by then and look for themselves."""
+waiters always wake by then and look for themselves.
+
+Two kinds of waiter: the followers of the event log (read models, the transparency log, game
+streams) wait for the log alone (:meth:`LogWatcher.wait_log`), and the lobby stream waits
+for the log or a read model it shows (:meth:`LogWatcher.wait`). A read model's own
+notification (the games list's, the tournaments') must not wake the log's followers: each
+would look at the log again for nothing, once per read-model commit."""
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import psycopg
@@ -34,14 +40,19 @@ class LogWatcher:
         interval: float,
         listens: Sequence[tuple[dict[str, Any], Sequence[str]]] = (),
         fallback: float = 1.0,
+        read_models: Collection[str] = (),
     ) -> None:
         """``listens``: on PostgreSQL, for each database that holds a part of the event store,
         its connection arguments and the channels of its parts (one LISTEN connection each);
-        none on SQLite, where waiters wake every ``interval`` seconds."""
+        none on SQLite, where waiters wake every ``interval`` seconds. ``read_models``: the
+        channels among those that are read models' (they wake :meth:`wait`, not
+        :meth:`wait_log`)."""
         self.interval = interval if not listens else fallback
         self._listens = [(conninfo, list(channels)) for conninfo, channels in listens]
         self._changed = threading.Condition()
         self._generation = 0
+        self._log_generation = 0
+        self._read_models = frozenset(read_models)
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self.listening = threading.Event()
@@ -56,6 +67,11 @@ class LogWatcher:
     def generation(self) -> int:
         """How many times the log has been seen to grow (a waiter passes back the last it saw)."""
         return self._generation
+
+    @property
+    def log_generation(self) -> int:
+        """How many times the event log has been seen to grow (for :meth:`wait_log`)."""
+        return self._log_generation
 
     def start(self) -> None:
         """On PostgreSQL, start listening in background threads, one per database (once)."""
@@ -89,15 +105,30 @@ class LogWatcher:
         """The log may have grown (a save of this process, a notification)."""
         with self._changed:
             self._generation += 1
+            self._log_generation += 1
+            self._changed.notify_all()
+
+    def _read_model_changed(self) -> None:
+        """A read model has changed: wakes :meth:`wait`, not :meth:`wait_log`."""
+        with self._changed:
+            self._generation += 1
             self._changed.notify_all()
 
     def wait(self, seen: int, timeout: float | None = None) -> int:
-        """Block until the log has grown since generation ``seen``, or ``timeout`` (by default
-        the polling interval) has passed; the generation now."""
+        """Block until the log or a read model has changed since generation ``seen``, or
+        ``timeout`` (by default the polling interval) has passed; the generation now."""
         with self._changed:
             if self._generation == seen and not self._stop.is_set():
                 self._changed.wait(self.interval if timeout is None else timeout)
             return self._generation
+
+    def wait_log(self, seen: int, timeout: float | None = None) -> int:
+        """Block until the event log has grown since :attr:`log_generation` ``seen``, or
+        ``timeout`` (by default the polling interval) has passed; the log generation now."""
+        with self._changed:
+            if self._log_generation == seen and not self._stop.is_set():
+                self._changed.wait(self.interval if timeout is None else timeout)
+            return self._log_generation
 
     def _run(self, conninfo: dict[str, Any], channels: list[str]) -> None:
         pause = RECONNECT_FIRST
@@ -119,17 +150,20 @@ class LogWatcher:
                     conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
                 with self._changed:
                     self._up += 1
-                    if self._up >= len(self._listens):
-                        self.listening.set()
                     for channel in channels:
                         self._live[channel] = epoch
                 self.wake()  # anything saved before the LISTEN took effect
+                if self._up >= len(self._listens):
+                    self.listening.set()
                 while not self._stop.is_set():
                     for notice in conn.notifies(timeout=0.5, stop_after=1):
                         with self._changed:
                             name = notice.channel
                             self._channels[name] = self._channels.get(name, 0) + 1
-                        self.wake()
+                        if name in self._read_models:
+                            self._read_model_changed()
+                        else:
+                            self.wake()
         finally:
             with self._changed:
                 for channel in channels:

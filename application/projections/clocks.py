@@ -16,7 +16,12 @@ from uuid import UUID
 from eventsourcing.persistence import Tracking
 
 from application.clocks import Due, due_of
-from application.projections.following import CACHE_BYTES, FollowingProjection, GameSource
+from application.projections.following import (
+    CACHE_BYTES,
+    FollowingProjection,
+    GamesMarked,
+    GameSource,
+)
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -75,14 +80,30 @@ class ClocksProjection(FollowingProjection):
     ) -> None:
         super().__init__(source, cache_bytes)
         self.view = view
+        self._clocked = GamesMarked(
+            source,
+            lambda created: created.settings.get("clock") is not None,
+            lambda game: game.settings.get("clock") is not None,
+        )
+        """Which games have a clock (a game's settings are fixed when it is created): only
+        those are followed."""
+
+    def wants(self, events: list[Any]) -> bool:
+        """Whether the batch moves a game with a clock (else only the position moves:
+        infrastructure/follower.py)."""
+        return bool(self._clocked.among(events))
 
     def process_batch(self, events: list[Any], tracking: Tracking) -> None:
         """Apply consecutive stored events ending at ``tracking``: each game's row as its
         last event of the batch leaves it, and the position, in one transaction."""
         found: dict[str, Due | None] = {}
-        for _, game in self.follow(events):
-            if game.settings.get("clock") is not None:
-                found[str(game.id)] = due_of(game)
+        for _, game in self.follow(self._clocked.among(events)):
+            found[str(game.id)] = due_of(game)
         rows = [due for due in found.values() if due is not None]
         stopped = [game_id for game_id, due in found.items() if due is None]
         self.view.apply_clocks(rows, stopped, tracking)
+
+    def forget(self) -> None:
+        """Drop the games kept and what is known of which have clocks."""
+        super().forget()
+        self._clocked.forget()

@@ -9,7 +9,7 @@ repeated in a projection."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 from uuid import UUID
 
@@ -18,6 +18,9 @@ from eventsourcing.persistence import Tracking
 from application.cache import GameCache
 from domain.game import Game
 from domain.line import LineNeeded
+
+KNOWN_GAMES = 200_000
+"""How many games' answers a :class:`GamesMarked` keeps (then forgets and looks up again)."""
 
 CACHE_BYTES = 16 * 1024 * 1024
 """The games a projection keeps in memory while following them, in estimated bytes."""
@@ -73,3 +76,42 @@ class FollowingProjection:
         assert isinstance(game, Game)
         self._cache.put(game)
         return game
+
+
+class GamesMarked:
+    """Which games carry a mark fixed at their creation (a tournament table's, a clock's):
+    a projection that writes only for those follows only those. A game's ``Created`` says;
+    a game first met later is loaded once and remembered (at most :data:`KNOWN_GAMES`)."""
+
+    def __init__(
+        self,
+        source: GameSource,
+        created: Callable[[Game.Created], bool],
+        game: Callable[[Game], bool],
+    ) -> None:
+        self._source = source
+        self._created = created
+        self._game = game
+        self._known: dict[UUID, bool] = {}
+
+    def __call__(self, stored: Game.Event) -> bool:
+        """Whether the event's game carries the mark."""
+        game_id = stored.originator_id
+        known = self._known.get(game_id)
+        if known is None:
+            if isinstance(stored, Game.Created):
+                known = self._created(stored)
+            else:
+                known = self._game(self._source.game_at(game_id, stored.originator_version))
+            if len(self._known) >= KNOWN_GAMES:
+                self._known.clear()
+            self._known[game_id] = known
+        return known
+
+    def among(self, events: list[Any]) -> list[Game.Event]:
+        """The events of marked games, in order."""
+        return [e for e in events if isinstance(e, Game.Event) and self(e)]
+
+    def forget(self) -> None:
+        """Forget every answer."""
+        self._known.clear()

@@ -138,6 +138,11 @@ class TournamentsProjection:
         self._cache: dict[UUID, Tournament] = {}
         self._rated: dict[UUID, tuple[list[RatedGame], dict[str, Rating]]] = {}
 
+    def wants(self, events: list[Any]) -> bool:
+        """Whether a tournament moved in the batch (else only the position moves:
+        infrastructure/follower.py)."""
+        return any(isinstance(e, TournamentEvent) for e in events)
+
     def process_batch(self, events: list[Any], tracking: Tracking) -> None:
         """Each tournament's rows as the batch's last event of it leaves it, and the
         position, in one transaction."""

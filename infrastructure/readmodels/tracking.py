@@ -2,14 +2,18 @@
 followed log (an event-store shard, named by its application name) holding the last
 notification id applied, written in the same transaction as the read model's rows.
 
-A position already recorded is refused (``IntegrityError``), so an event is applied exactly
-once even when two followers race. Each read model has its own tracking table,
+A position already recorded is refused (``IntegrityError``), and so is a :class:`Step` whose
+``previous`` position is no longer the recorded one, so an event is applied exactly once even
+when two followers race with batches of different lengths (the one that finds the position
+moved looks at it again). Each read model has its own tracking table,
 ``<read model>_tracking``, so that a rebuild can build a new one beside it and swap both in
 at once (:mod:`infrastructure.rebuild`). The table has the shape the ``eventsourcing``
 library's tracking recorders give it, so tables those made keep working."""
 
 from __future__ import annotations
 
+import functools
+from dataclasses import dataclass
 from typing import Any
 
 from eventsourcing.persistence import IntegrityError, Tracking
@@ -18,6 +22,19 @@ from eventsourcing.sqlite import SQLiteDatastore
 from psycopg.sql import SQL, Composed, Identifier
 
 TRACKING_COLUMNS = "application_name text NOT NULL, notification_id bigint NOT NULL"
+
+
+@dataclass(frozen=True)
+class Step(Tracking):
+    """A position to record, with the position the follower saw recorded before it
+    (``previous``; 0 when none was): recorded only if that is still the recorded one."""
+
+    previous: int | None = None
+
+
+def _after(tracking: Tracking) -> int | None:
+    return tracking.previous if isinstance(tracking, Step) else None
+
 
 MIGRATION_ROW = "__migration__"
 """A row the library's tracking recorders write for themselves; never a followed log."""
@@ -49,16 +66,33 @@ def unflushed_postgres(cursor: Any) -> None:
     cursor.execute(b"SET LOCAL synchronous_commit = off")
 
 
+@functools.cache
+def _record_statement(schema: str, table: str) -> bytes:
+    """The statement of :func:`record_postgres`, rendered once per table (psycopg renders a
+    composed statement anew on every call)."""
+    return (
+        SQL(
+            "INSERT INTO {0} AS t VALUES (%(name)s, %(id)s) ON CONFLICT (application_name) "
+            "DO UPDATE SET notification_id = %(id)s WHERE t.notification_id < %(id)s "
+            "AND (%(previous)s::bigint IS NULL OR t.notification_id = %(previous)s::bigint) "
+            "RETURNING notification_id"
+        )
+        .format(Identifier(schema, table))
+        .as_string()
+        .encode()
+    )
+
+
 def record_postgres(cursor: Any, schema: str, table: str, tracking: Tracking) -> None:
     """Record ``tracking`` in the open transaction of ``cursor``; raise ``IntegrityError``
     when the log's recorded position is already at or past it."""
     cursor.execute(
-        SQL(
-            "INSERT INTO {0} AS t VALUES (%(name)s, %(id)s) ON CONFLICT (application_name) "
-            "DO UPDATE SET notification_id = %(id)s WHERE t.notification_id < %(id)s "
-            "RETURNING notification_id"
-        ).format(Identifier(schema, table)),
-        {"name": tracking.application_name, "id": tracking.notification_id},
+        _record_statement(schema, table),
+        {
+            "name": tracking.application_name,
+            "id": tracking.notification_id,
+            "previous": _after(tracking),
+        },
     )
     if cursor.fetchone() is None:
         raise IntegrityError(
@@ -72,8 +106,13 @@ def record_sqlite(cursor: Any, table: str, tracking: Tracking) -> None:
     cursor.execute(
         f"INSERT INTO {table} VALUES (:name, :id) ON CONFLICT (application_name) "
         f"DO UPDATE SET notification_id = :id WHERE {table}.notification_id < :id "
+        f"AND (:previous IS NULL OR {table}.notification_id = :previous) "
         "RETURNING notification_id",
-        {"name": tracking.application_name, "id": tracking.notification_id},
+        {
+            "name": tracking.application_name,
+            "id": tracking.notification_id,
+            "previous": _after(tracking),
+        },
     )
     if cursor.fetchone() is None:
         raise IntegrityError(

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import socket
+import subprocess
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +21,9 @@ from pathlib import Path
 import pytest
 import redis
 from flask.testing import FlaskClient
+from limits import parse
 
+from api import ratelimit
 from api.app import create_app
 from api.errors import PROBLEM
 from infrastructure.config import ConfigurationError, RateLimits, Settings
@@ -195,3 +200,73 @@ def test_browsers_may_send_a_key_and_read_the_limits(client: FlaskClient) -> Non
     exposed = client.get("/api/v1/games", headers=origin).headers["Access-Control-Expose-Headers"]
     for name in ("Retry-After", "Idempotent-Replayed", "X-RateLimit-Limit", "X-RateLimit-Reset"):
         assert name.lower() in exposed.lower()
+
+
+def test_of_several_limits_the_headers_give_the_tightest(limited: Services) -> None:
+    several = dataclasses.replace(limited.settings.rate_limits, reads="2/second;5/minute")
+    client = client_of(limited, rate_limits=several)
+    first = client.get("/api/v1/games")
+    assert (first.headers["X-RateLimit-Limit"], first.headers["X-RateLimit-Remaining"]) == (
+        "2",
+        "1",
+    )
+    assert client.get("/api/v1/games").status_code == 200
+    assert_limited(client.get("/api/v1/games"))  # the second's limit, whatever the minute's
+
+
+@pytest.mark.parametrize("uri", ["nosuch://somewhere", "async+redis://127.0.0.1:6379"])
+def test_a_store_of_counts_it_cannot_use_stops_the_service(limited: Services, uri: str) -> None:
+    unusable = dataclasses.replace(limited.settings.rate_limits, storage_uri=uri)
+    with pytest.raises(ConfigurationError, match="GAMELEDGER_RATE_LIMIT_STORAGE_URI"):
+        client_of(limited, rate_limits=unusable)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def redis_server(port: int) -> subprocess.Popen[bytes]:
+    """A Redis server of the test's own on ``port`` (redis-server is on PATH where the
+    shared-count tests run: .ci/run installs it)."""
+    server = subprocess.Popen(
+        ["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", ""],
+        stdout=subprocess.DEVNULL,
+    )
+    client = redis.Redis(port=port, socket_connect_timeout=0.5)
+    for _ in range(100):
+        try:
+            client.ping()
+            return server
+        except redis.RedisError:
+            time.sleep(0.05)
+    server.kill()
+    pytest.fail("redis-server did not start")
+
+
+def test_counts_go_back_to_redis_when_it_returns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Redis stops: counting goes on in memory (no error); Redis is back: counting goes back
+    to it after BACKEND_RETRY seconds."""
+    monkeypatch.setattr(ratelimit, "BACKEND_RETRY", 0.0)
+    port = free_port()
+    server = redis_server(port)
+    counts = ratelimit.Counts(f"redis://127.0.0.1:{port}")
+    limit = parse("10/minute")
+    peek = redis.Redis(port=port)
+    try:
+        window = counts.hit(limit, "test", "reads", "one")
+        assert window is not None and window.remaining == 9
+        assert len(peek.keys("*")) == 1  # counted in Redis
+        server.kill()
+        server.wait()
+        window = counts.hit(limit, "test", "reads", "one")
+        assert window is not None and window.remaining == 9  # a fresh count, in memory
+        server = redis_server(port)
+        window = counts.hit(limit, "test", "reads", "one")
+        assert window is not None and window.remaining == 9  # a fresh count, in Redis again
+        assert len(peek.keys("*")) == 1
+    finally:
+        server.kill()
+        server.wait()

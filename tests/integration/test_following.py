@@ -1,0 +1,209 @@
+"""How followers keep their positions (infrastructure/follower.py; docs/operations.md,
+"Read models"), on real SQLite and PostgreSQL stores:
+
+* two followers of one view, reading batches of different lengths, apply every event exactly
+  once: a position is recorded only over the position its follower started from;
+* a projection with nothing to write for a batch (the tournaments read model while only games
+  move) costs no transaction: its position moves in memory and is recorded with its next
+  batch, at shutdown, or after ``PASS_OVER_MOST`` notifications;
+* on PostgreSQL a read model's own notification (the games list's) wakes the lobby's waiters,
+  not the event log's followers."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import psycopg
+import pytest
+from eventsourcing.persistence import Tracking
+from psycopg import sql
+
+import infrastructure.follower
+from infrastructure.container import Services, listens, read_model_channels
+from infrastructure.follower import LogFollower
+from infrastructure.readmodels.tracking_only import PostgresTrackingView, SQLiteTrackingView
+from infrastructure.watcher import LogWatcher
+from tests.helpers import start_game
+
+both_stores = pytest.mark.parametrize(
+    "store", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+)
+
+
+class Counting:
+    """A projection that notes each event it applied, once its position is recorded."""
+
+    name = "counting"
+
+    def __init__(self, view: Any, *, wanted: bool = True) -> None:
+        self.view = view
+        self.applied: list[tuple[str, int]] = []
+        self.batches = 0
+        self.wanted = wanted
+
+    def wants(self, events: list[Any]) -> bool:
+        return self.wanted
+
+    def process_batch(self, events: list[Any], tracking: Tracking) -> None:
+        self.view.track(tracking)  # IntegrityError when refused: nothing noted
+        self.batches += 1
+        self.applied.extend((str(e.originator_id), e.originator_version) for e in events)
+
+
+def tracking_view(services: Services, name: str) -> Any:
+    """A tracking table of its own, made in the store under test."""
+    storage = services.storage
+    if storage.postgres is not None:
+        view: Any = PostgresTrackingView(storage.postgres, name=name)
+        with storage.postgres.transaction(commit=True) as curs:
+            for statement in view.ddl():
+                curs.execute(statement)
+        return view
+    view = SQLiteTrackingView(storage.sqlite(name), name=name)
+    with view.datastore.transaction(commit=True) as c:
+        for statement in view.ddl():
+            c.execute(statement)
+    return view
+
+
+@both_stores
+def test_two_followers_with_different_batches_apply_each_event_once(
+    services: Services,
+) -> None:
+    view = tracking_view(services, "counting")
+    watcher = LogWatcher(interval=0.0)
+    slow = Counting(view)
+    fast = Counting(view)
+    short = LogFollower(services.app.stores, slow, watcher, batch=3)
+    long = LogFollower(services.app.stores, fast, watcher, batch=10)
+    long.catch_up()  # reads the empty view's position (0) and keeps it
+    table = start_game(services.app, players=2, seed="two followers")
+    for _ in range(6):
+        table.step()
+    short.catch_up()  # records every event, 3 at a time, past the position `long` keeps
+    long.catch_up()  # its first batch is refused: it reads the position again, finds it done
+
+    every = [(str(e.originator_id), e.originator_version) for e in events_of(services)]
+    assert len(every) > 10
+    assert sorted(slow.applied + fast.applied) == sorted(every)  # each once, none twice
+    assert fast.applied == []
+    table.step()
+    long.catch_up()
+    later = [(str(e.originator_id), e.originator_version) for e in events_of(services)]
+    assert fast.applied == later[len(every) :] != []
+    assert long.position(services.app.stores[0].name) == len(later)
+
+
+def events_of(services: Services) -> list[Any]:
+    store = services.app.stores[0]
+    found = store.recorder.select_notifications(1, 10_000)
+    return [store.mapper.to_domain_event(n) for n in found]
+
+
+@both_stores
+def test_a_batch_nobody_wants_moves_the_position_in_memory_only(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    view = tracking_view(services, "passing")
+    log = services.app.stores[0].name
+    projection = Counting(view, wanted=False)
+    follower = LogFollower(services.app.stores, projection, LogWatcher(interval=0.0), batch=2)
+    table = start_game(services.app, players=2, seed="passed over")
+    table.step()
+    follower.catch_up()
+    last = len(events_of(services))
+    assert follower.position(log) == last
+    assert view.max_tracking_id(log) is None  # no transaction at all
+    assert projection.batches == 0
+
+    follower.record_passed()  # as at shutdown, and at the end of a rebuild
+    assert view.max_tracking_id(log) == last
+    assert projection.applied == []  # an empty batch: only the position
+
+    monkeypatch.setattr(infrastructure.follower, "PASS_OVER_MOST", 3)
+    for _ in range(4):
+        table.step()
+    follower.catch_up()
+    recorded = view.max_tracking_id(log)
+    assert recorded is not None and last < recorded  # at most 3 gone by unrecorded
+    assert follower.position(log) - recorded < 3
+    projection.wanted = True
+    table.step()
+    follower.catch_up()
+    assert view.max_tracking_id(log) == follower.position(log) == len(events_of(services))
+
+
+@both_stores
+def test_games_moving_write_no_tournament_position(services: Services) -> None:
+    """The tournaments read model and the results manager want only tournaments' events:
+    a game moving costs them no transaction (issue 12, part 5: the followers' commits per
+    move)."""
+    log = services.app.stores[0].name
+    table = start_game(services.app, players=2, seed="no tournament")
+    services.catch_up()
+    tournaments = services.read_models["tournaments"]
+    results = services.managers["tournament_results"]
+    before = (
+        tournaments.view.max_tracking_id(log),
+        results.view.max_tracking_id(log),
+    )
+    for _ in range(5):
+        table.step()
+    services.catch_up()
+    last = len(events_of(services))
+    assert (tournaments.view.max_tracking_id(log), results.view.max_tracking_id(log)) == before
+    assert tournaments.follower.position(log) == results.follower.position(log) == last
+    assert services.read_models["games_list"].view.max_tracking_id(log) == last
+
+    services.tournaments.create("azul", {}, None, {"kind": "swiss", "rounds": 1}, "At Last")
+    services.catch_up()
+    assert tournaments.view.max_tracking_id(log) == last + 1
+    assert results.view.max_tracking_id(log) == before[1]  # nothing paired yet
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("store", ["postgres"])
+def test_a_read_models_notification_does_not_wake_the_logs_followers(
+    services: Services,
+) -> None:
+    """A watcher of a log channel and a read model's channel of this test's own (on the
+    service's database): the read model's NOTIFY wakes ``wait``, not ``wait_log``; the log's
+    wakes both. The service's own watcher takes the games list's and the tournaments'
+    channels as read models'."""
+    storage = services.storage
+    assert set(read_model_channels(storage)) == {
+        storage.read_model("games_list").channel,
+        storage.read_model("tournaments").channel,
+    }
+    assert all(
+        channel in channels
+        for _, channels in listens(storage)
+        for channel in read_model_channels(storage)
+    )
+    suffix = uuid.uuid4().hex[:12]
+    log_channel, model_channel = f"log_{suffix}", f"model_{suffix}"
+    conninfo = services.settings.postgres.conninfo()
+    watcher = LogWatcher(
+        interval=1.0,
+        listens=[(conninfo, [log_channel, model_channel])],
+        read_models=[model_channel],
+    )
+    watcher.start()
+    try:
+        assert watcher.listening.wait(10)
+        generation, log_generation = watcher.generation, watcher.log_generation
+        notify(conninfo, model_channel)
+        assert watcher.wait(generation, timeout=10) > generation  # the lobby's waiters wake
+        assert watcher.log_generation == log_generation  # the followers do not
+        generation = watcher.generation
+        notify(conninfo, log_channel)
+        assert watcher.wait_log(log_generation, timeout=10) > log_generation
+        assert watcher.generation > generation  # a log's notification wakes both
+    finally:
+        watcher.stop()
+
+
+def notify(conninfo: dict[str, Any], channel: str) -> None:
+    with psycopg.connect(**conninfo, autocommit=True) as conn:
+        conn.execute(sql.SQL("NOTIFY {}").format(sql.Identifier(channel)))
