@@ -51,6 +51,8 @@ bench-tournaments: setup
 bench-service: setup
 	$(BIN)/python bench/app_vs_engine.py
 	$(BIN)/python bench/http_compare.py
+	$(BIN)/python bench/moves_in_process.py
+	$(BIN)/python bench/moves_in_process.py --store postgres
 	$(BIN)/python bench/pg_lock.py
 	$(BIN)/python bench/connections.py
 	$(BIN)/python bench/memory.py factor

@@ -59,6 +59,8 @@ HEADERS = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
 KEY_PREFIX = "gameledger"
 BACKEND_RETRY = 5.0
 """Seconds between looks for a shared store (Redis) that could not be reached."""
+REDIS_TIMEOUT = 0.5
+"""Seconds a request waits at most for Redis (to connect, then for an answer)."""
 _LIMITED_BLUEPRINTS = frozenset(blueprint.name for blueprint in BLUEPRINTS)
 
 
@@ -115,7 +117,7 @@ class Counts:
         self._counter = self._memory
         if not storage_uri.startswith("memory://"):
             try:
-                shared = storage_from_string(storage_uri)
+                shared = storage_from_string(storage_uri, **_timeouts(storage_uri))
             except Exception as error:  # the library's own ConfigurationError, and others
                 raise ConfigurationError(
                     f"GAMELEDGER_RATE_LIMIT_STORAGE_URI={storage_uri!r} is no store of counts "
@@ -151,18 +153,21 @@ class Counts:
         return Window(limit, stats.remaining, stats.reset_time)
 
     def _current(self) -> FixedWindowRateLimiter:
-        if self._down_since is not None and self._shared is not None:
+        """The counter to use: the shared store's, or memory's while it is down. One request
+        at a time, every :data:`BACKEND_RETRY` seconds, looks whether it is back (outside the
+        lock: the others go on counting in memory meanwhile)."""
+        shared = self._shared
+        if self._down_since is None or shared is None:
+            return self._counter
+        with self._lock:
+            due = time.monotonic() - self._down_since >= BACKEND_RETRY
+            if due:
+                self._down_since = time.monotonic()  # the next look is BACKEND_RETRY away
+        if due and shared.check():
             with self._lock:
-                if (
-                    self._down_since is not None
-                    and time.monotonic() - self._down_since >= BACKEND_RETRY
-                ):
-                    if self._shared.check():
-                        log.warning("rate limits: the shared store is back; counting there")
-                        self._down_since = None
-                        self._counter = FixedWindowRateLimiter(self._shared)
-                    else:
-                        self._down_since = time.monotonic()
+                log.warning("rate limits: the shared store is back; counting there")
+                self._down_since = None
+                self._counter = FixedWindowRateLimiter(shared)
         return self._counter
 
     def _fall_back(self, error: Exception) -> None:
@@ -173,6 +178,14 @@ class Counts:
                 )
             self._down_since = time.monotonic()
             self._counter = self._memory
+
+
+def _timeouts(storage_uri: str) -> dict[str, float]:
+    """A plain Redis server's socket timeouts: a server that hangs, rather than refuses,
+    holds a request at most this long before the counts fall back to memory."""
+    if storage_uri.startswith(("redis://", "rediss://")):
+        return {"socket_connect_timeout": REDIS_TIMEOUT, "socket_timeout": REDIS_TIMEOUT}
+    return {}
 
 
 class RateLimiter:

@@ -59,6 +59,9 @@ class Settings:
     sqlite_path: Path = field(default_factory=lambda: default_data_dir() / SQLITE_FILE)
     postgres: PostgresSettings = field(default_factory=PostgresSettings)
     follow_interval: float = 0.05
+    follow_gather: float = 0.02
+    """Seconds a busy follower lets new events gather before its next batch
+    (docs/operations.md, "Read models"); 0: every batch at once."""
     embedded_projections: bool = True
     cors_origins: str = "*"
     game_cache_mb: float = 64.0
@@ -118,6 +121,7 @@ class Settings:
         try:
             postgres = PostgresSettings.from_env(env)
             follow_interval = float(get("FOLLOW_INTERVAL", "0.05"))
+            follow_gather = float(get("FOLLOW_GATHER", "0.02"))
             game_cache_mb = float(get("GAME_CACHE_MB", "64"))
             max_body_bytes = int(get("MAX_BODY_BYTES", str(256 * 1024)))
             max_json_depth = int(get("MAX_JSON_DEPTH", "32"))
@@ -133,6 +137,8 @@ class Settings:
                 "GAMELEDGER_MAX_BODY_BYTES must be at least 1024 and "
                 "GAMELEDGER_MAX_JSON_DEPTH from 2 to 500."
             )
+        if not 0 <= follow_gather <= 1:
+            raise ConfigurationError("GAMELEDGER_FOLLOW_GATHER must be from 0 to 1 (seconds).")
         if lobby_expiry_seconds < 0:
             raise ConfigurationError("GAMELEDGER_LOBBY_EXPIRY_SECONDS must not be negative.")
         _check_interval("CHECKPOINT_INTERVAL", checkpoint_interval)
@@ -144,17 +150,7 @@ class Settings:
                 "GAMELEDGER_POSTGRES_POOL_SIZE must be at least 1 and "
                 "GAMELEDGER_POSTGRES_MAX_OVERFLOW at least 0."
             )
-        try:
-            shards = int(get("SHARDS", "1"))
-        except ValueError:
-            raise ConfigurationError("GAMELEDGER_SHARDS must be a number.") from None
-        if not 1 <= shards <= MAX_SHARDS:
-            raise ConfigurationError(f"GAMELEDGER_SHARDS must be from 1 to {MAX_SHARDS}.")
-        shard_postgres = tuple(
-            (shard, found)
-            for shard in range(1, shards)
-            if (found := shard_database(env, shard, postgres)) != postgres
-        )
+        shards, shard_postgres = _shards(env, get("SHARDS", "1"), postgres)
         try:
             idempotency_ttl = float(get("IDEMPOTENCY_TTL", str(24 * 3600)))
             idempotency_lease = float(get("IDEMPOTENCY_LEASE", "300"))
@@ -175,6 +171,7 @@ class Settings:
             sqlite_path=data_dir / Path(get("SQLITE_PATH", SQLITE_FILE)).expanduser(),
             postgres=postgres,
             follow_interval=follow_interval,
+            follow_gather=follow_gather,
             embedded_projections=projections == "embedded",
             cors_origins=get("CORS_ORIGINS", "*"),
             game_cache_mb=game_cache_mb,
@@ -208,3 +205,20 @@ def _check_interval(name: str, seconds: float) -> None:
     """A schedule's interval is 0 (off) or a finite number of seconds."""
     if not 0 <= seconds < float("inf"):
         raise ConfigurationError(f"GAMELEDGER_{name} must be 0 or more seconds.")
+
+
+def _shards(
+    env: Mapping[str, str], value: str, postgres: PostgresSettings
+) -> tuple[int, tuple[tuple[int, PostgresSettings], ...]]:
+    """``GAMELEDGER_SHARDS`` and the shards whose database is not the main one."""
+    try:
+        shards = int(value)
+    except ValueError:
+        raise ConfigurationError("GAMELEDGER_SHARDS must be a number.") from None
+    if not 1 <= shards <= MAX_SHARDS:
+        raise ConfigurationError(f"GAMELEDGER_SHARDS must be from 1 to {MAX_SHARDS}.")
+    return shards, tuple(
+        (shard, found)
+        for shard in range(1, shards)
+        if (found := shard_database(env, shard, postgres)) != postgres
+    )

@@ -355,13 +355,13 @@ def build_services(settings: Settings | None = None, *, create: bool = True) -> 
     )
     for name, view in views.items():
         projection = _PROJECTIONS[name](app, projection_cache_bytes(settings))(view)
-        follower = LogFollower(app.stores, projection, watcher)
+        follower = LogFollower(app.stores, projection, watcher, gather=settings.follow_gather)
         services.read_models[name] = ReadModel(view, projection, follower)
     for name in MANAGERS:
         view = storage.read_model(name)
         manager = _PROJECTIONS[name](app, projection_cache_bytes(settings))(view)
         services.managers[name] = ReadModel(
-            view, manager, LogFollower(app.stores, manager, watcher)
+            view, manager, LogFollower(app.stores, manager, watcher, gather=settings.follow_gather)
         )
     return services
 
@@ -376,7 +376,7 @@ def transparency_log(
     return TransparencyLog(
         store,
         projection,
-        LogFollower(app.stores, projection, watcher),
+        LogFollower(app.stores, projection, watcher, gather=storage.settings.follow_gather),
         CheckpointSchedule(store, keys, storage.settings.checkpoint_interval),
     )
 

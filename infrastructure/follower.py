@@ -86,6 +86,10 @@ class FollowerFailure:
         }
 
 
+LOOK_AGAIN = 5.0
+"""A follower whose log has nothing new reads its view's recorded position again at most this
+often (seconds), in case a rebuild swapped new tables in under it."""
+
 PASS_OVER_MOST = 1000
 """A follower records its position at least once every this many notifications, even when
 none of them is for its projection."""
@@ -115,8 +119,11 @@ class LogFollower:
         watcher: LogWatcher,
         *,
         batch: int = 500,
+        gather: float = 0.0,
     ) -> None:
         self.logs = list(logs)
+        self.gather = gather
+        """Seconds to wait after a catch-up that applied something, before the next."""
         self.projection = projection
         self.watcher = watcher
         self.batch = batch
@@ -127,6 +134,10 @@ class LogFollower:
         """Per log: the position last read from, or recorded in, the view."""
         self._passed: dict[str, int] = {}
         """Per log: the last notification applied or passed over (at or past ``_recorded``)."""
+        self._catching = threading.Lock()
+        """Held while catching up: what the follower keeps is one thread's at a time."""
+        self._looked: dict[str, float] = {}
+        """Per log: when the view's recorded position was last read."""
         self._stop = threading.Event()
         self._progress = threading.Condition()
         self._thread: threading.Thread | None = None
@@ -140,8 +151,10 @@ class LogFollower:
         return self.projection.view.max_tracking_id(log_name) or 0
 
     def catch_up(self) -> int:
-        """Apply every event recorded after the view's positions; return how many."""
-        return sum(self._catch_up(app) for app in self.logs)
+        """Apply every event recorded after the view's positions; return how many. One
+        thread at a time (the follower's own and, say, a test's or a command's)."""
+        with self._catching:
+            return sum(self._catch_up(app) for app in self.logs)
 
     def _catch_up(self, app: Application[Any]) -> int:
         name = app.name
@@ -152,26 +165,62 @@ class LogFollower:
                 start = self._next(name)
                 notifications = app.recorder.select_notifications(start, self.batch)
                 if not notifications:
+                    if self._view_moved(name):  # a rebuild swapped in: look again from it
+                        continue
                     return applied
                 events = [app.mapper.to_domain_event(n) for n in notifications]
                 last = notifications[-1].id
                 if self._passes_over(name, events, last):
                     self._passed[name] = last
-                elif self._apply(events, Step(name, last, self._recorded[name])):
-                    self._recorded[name] = self._passed[name] = last
-                else:  # another follower moved the position (or a rebuild): look again
-                    del self._recorded[name], self._passed[name]
+                else:
+                    self._apply(name, events, last)
                 applied += len(events)
+                self._notify()
         except Exception as error:
             raise BatchFailed(name, start - 1, error) from error
 
+    def _apply(self, name: str, events: list[Any], last: int) -> None:
+        """Apply a batch ending at ``last`` over the position recorded before it. Refused
+        because the view's position is no longer that one (another follower applied these,
+        or a rebuild swapped the view in): the position is read again. Refused while the
+        position is unchanged: a failure like any other (raised)."""
+        try:
+            self.projection.process_batch(events, Step(name, last, self._recorded[name]))
+        except IntegrityError:
+            if not self._view_moved(name, now=True):
+                raise
+            # The projection's cached games may be behind now, which it notices and repairs
+            # from the store.
+            log.debug("%s: %s, position moved; read again", self.projection.name, name)
+            return
+        self._recorded[name] = self._passed[name] = last
+
+    def _view_moved(self, name: str, *, now: bool = False) -> bool:
+        """Whether the view's recorded position of log ``name`` is no longer the one this
+        follower knows (a rebuild swapped new tables in, another follower wrote); then what it
+        knows is dropped and read again. Looked at ``now``, or when the log has nothing new
+        at most every :data:`LOOK_AGAIN` seconds."""
+        clock = time.monotonic()
+        if not now and clock - self._looked.get(name, clock - LOOK_AGAIN) < LOOK_AGAIN:
+            return False
+        self._looked[name] = clock
+        recorded = self.projection.view.max_tracking_id(name) or 0
+        if recorded == self._recorded.get(name):
+            return False
+        self._recorded.pop(name, None)
+        self._passed.pop(name, None)
+        return True
+
+    def _notify(self) -> None:
+        with self._progress:
+            self._progress.notify_all()
+
     def record_passed(self) -> None:
         """Record the positions passed over and not yet recorded (an empty batch each)."""
-        for name, passed in list(self._passed.items()):
-            if passed > self._recorded[name] and self._apply(
-                [], Step(name, passed, self._recorded[name])
-            ):
-                self._recorded[name] = passed
+        with self._catching:
+            for name, passed in list(self._passed.items()):
+                if passed > self._recorded[name]:
+                    self._apply(name, [], passed)
 
     def _next(self, name: str) -> int:
         """The first notification id of log ``name`` still to apply (reads the view's
@@ -179,6 +228,7 @@ class LogFollower:
         if name not in self._passed:
             recorded = self.projection.view.max_tracking_id(name) or 0
             self._recorded[name] = self._passed[name] = recorded
+            self._looked[name] = time.monotonic()
         return self._passed[name] + 1
 
     def _passes_over(self, name: str, events: list[Any], last: int) -> bool:
@@ -188,21 +238,6 @@ class LogFollower:
         if not isinstance(self.projection, Selective) or self.projection.wants(events):
             return False
         return last - self._recorded[name] < PASS_OVER_MOST
-
-    def _apply(self, events: list[Any], tracking: Step) -> bool:
-        """Apply a batch; False when the view's position is no longer the one it followed
-        from (another follower applied these, or a rebuild swapped the view in)."""
-        try:
-            self.projection.process_batch(events, tracking)
-        except IntegrityError:
-            # The projection's cached games may be behind now, which it notices and repairs
-            # from the store.
-            log.debug("%s: %s refused, the position has moved", self.projection.name, tracking)
-            return False
-        finally:
-            with self._progress:
-                self._progress.notify_all()
-        return True
 
     def start(self) -> None:
         """Follow the logs in a background thread until :meth:`stop`."""
@@ -241,11 +276,15 @@ class LogFollower:
         seen = self.watcher.log_generation
         while not self._stop.is_set():
             try:
-                self.catch_up()
+                applied = self.catch_up()
                 self.failure = None
             except BatchFailed as failed:
                 self._stop.wait(self._failed(failed))
                 continue
+            if applied and self.gather > 0:
+                # Busy: let the next events gather into one batch (one transaction for
+                # several moves) instead of one transaction each.
+                self._stop.wait(self.gather)
             seen = self.watcher.wait_log(seen)
 
     def _failed(self, failed: BatchFailed) -> float:

@@ -46,6 +46,13 @@ def rebuild_read_model(
     except BaseException:
         _drop(storage, shadow)
         raise
+    # What was saved between the rebuild's last read and the swap went to the old tables:
+    # apply it to the new ones now (each batch over the position before it, so a running
+    # follower that got there first is refused, never applied twice). Running followers also
+    # notice the swap themselves (infrastructure/follower.py, LOOK_AGAIN).
+    after = LogFollower(logs, projection(storage.read_model(name)), LogWatcher(interval=0.0))
+    applied += after.catch_up()
+    after.record_passed()
     return applied
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Collection, Sequence
 from typing import Any
 
@@ -125,9 +126,13 @@ class LogWatcher:
     def wait_log(self, seen: int, timeout: float | None = None) -> int:
         """Block until the event log has grown since :attr:`log_generation` ``seen``, or
         ``timeout`` (by default the polling interval) has passed; the log generation now."""
+        deadline = time.monotonic() + (self.interval if timeout is None else timeout)
         with self._changed:
-            if self._log_generation == seen and not self._stop.is_set():
-                self._changed.wait(self.interval if timeout is None else timeout)
+            # A read model's notification wakes the condition too: wait on past it.
+            while self._log_generation == seen and not self._stop.is_set():
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or not self._changed.wait(remaining):
+                    break
             return self._log_generation
 
     def _run(self, conninfo: dict[str, Any], channels: list[str]) -> None:

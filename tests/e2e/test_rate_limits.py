@@ -13,6 +13,7 @@ import dataclasses
 import os
 import socket
 import subprocess
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -270,3 +271,24 @@ def test_counts_go_back_to_redis_when_it_returns(monkeypatch: pytest.MonkeyPatch
     finally:
         server.kill()
         server.wait()
+
+
+def test_a_redis_that_hangs_holds_no_request(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server that takes the connection and never answers: after REDIS_TIMEOUT the counts
+    fall back to memory, and the look for its return happens in one request at a time."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(16)  # connections wait in the backlog, never answered
+        port = silent.getsockname()[1]
+        counts = ratelimit.Counts(f"redis://127.0.0.1:{port}")
+        windows: list[object] = []
+
+        def hit() -> None:
+            windows.append(counts.hit(parse("10/minute"), "test", "reads", "one"))
+
+        worker = threading.Thread(target=hit)
+        worker.start()
+        worker.join(timeout=20)
+        assert not worker.is_alive(), "a request waited on a Redis that never answers"
+        [window] = windows
+        assert isinstance(window, ratelimit.Window) and window.remaining == 9  # in memory

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import threading
 import uuid
 from typing import Any
 
@@ -20,6 +21,7 @@ from eventsourcing.persistence import Tracking
 from psycopg import sql
 
 import infrastructure.follower
+from infrastructure.config import ConfigurationError, Settings
 from infrastructure.container import Services, listens, read_model_channels
 from infrastructure.follower import LogFollower
 from infrastructure.readmodels.tracking_only import PostgresTrackingView, SQLiteTrackingView
@@ -207,3 +209,64 @@ def test_a_read_models_notification_does_not_wake_the_logs_followers(
 def notify(conninfo: dict[str, Any], channel: str) -> None:
     with psycopg.connect(**conninfo, autocommit=True) as conn:
         conn.execute(sql.SQL("NOTIFY {}").format(sql.Identifier(channel)))
+
+
+@both_stores
+def test_a_busy_follower_gathers_the_next_events_into_one_batch(services: Services) -> None:
+    """After a batch, a follower waits ``gather`` seconds before it looks again: the moves
+    saved meanwhile are applied in one transaction (docs/operations.md, "Read models")."""
+    view = tracking_view(services, "gathering")
+    projection = Counting(view)
+    follower = LogFollower(services.app.stores, projection, services.watcher, gather=1.0)
+    table = start_game(services.app, players=2, seed="gathered")
+    services.watcher.start()
+    follower.start()
+    try:
+        assert follower.wait(services.app.stores[0].name, len(events_of(services)))
+        batches = projection.batches
+        for _ in range(3):  # saved within the second the follower lets them gather
+            table.step()
+        assert follower.wait(services.app.stores[0].name, len(events_of(services)), timeout=10)
+        assert projection.batches == batches + 1
+    finally:
+        follower.stop()
+
+
+def test_the_gathering_is_a_setting() -> None:
+    assert Settings.from_env({}).follow_gather == 0.02
+    assert Settings.from_env({"GAMELEDGER_FOLLOW_GATHER": "0"}).follow_gather == 0.0
+    for wrong in ("-0.1", "2"):
+        with pytest.raises(ConfigurationError, match="GAMELEDGER_FOLLOW_GATHER"):
+            Settings.from_env({"GAMELEDGER_FOLLOW_GATHER": wrong})
+    with pytest.raises(ConfigurationError, match="not a number"):
+        Settings.from_env({"GAMELEDGER_FOLLOW_GATHER": "soon"})
+
+
+@both_stores
+def test_two_threads_catching_up_one_follower_take_turns(services: Services) -> None:
+    """The follower's own thread and another (a test's, a command's) catching up at once:
+    neither sees the other's refused write as a failure, every event is applied once."""
+    view = tracking_view(services, "shared")
+    projection = Counting(view)
+    follower = LogFollower(services.app.stores, projection, LogWatcher(interval=0.0))
+    table = start_game(services.app, players=2, seed="two threads")
+    failures: list[BaseException] = []
+
+    def keep_catching_up() -> None:
+        try:
+            for _ in range(40):
+                follower.catch_up()
+        except BaseException as error:  # reported below
+            failures.append(error)
+
+    threads = [threading.Thread(target=keep_catching_up) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for _ in range(8):
+        table.step()
+    for thread in threads:
+        thread.join(30)
+    follower.catch_up()
+    assert failures == []
+    every = [(str(e.originator_id), e.originator_version) for e in events_of(services)]
+    assert projection.applied == every

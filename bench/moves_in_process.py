@@ -1,0 +1,105 @@
+"""What a move costs the service in process, against a Flask hello world's POST in the same
+run (issue 12, part 5): no socket, no server, no client process — Flask's test client calls
+each app directly, so the ratio is the service's own request path (rate limit, arguments,
+the command on the cached game, the save and its commit, the answer) against the framework's.
+
+The moves are the recorded Azul 4-player scripts of ``bench/move_scripts.py`` (every request
+one legal move with its expected version); the read models' followers are not running (the
+moves alone; their cost is the HTTP benchmark's, ``bench/http_compare.py``). Alternating
+rounds, medians.
+
+    .venv/bin/python bench/moves_in_process.py [--store sqlite|postgres] [--rounds 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import hello_app
+from gunicorn_servers import NEVER_LIMITED
+from move_scripts import PreparedGame, prepare_game, record_scripts
+from pgdb import exit_on_sigterm, service_env, temporary_database
+
+from api.app import create_app
+from infrastructure.config import Settings
+from infrastructure.container import build_services
+
+HEADERS = {"Content-Type": "application/json"}
+
+
+@contextmanager
+def environment(store: str) -> Iterator[dict[str, str]]:
+    """The ``GAMELEDGER_*`` variables of a fresh store (a temporary SQLite folder, or a
+    temporary PostgreSQL database dropped afterwards)."""
+    if store == "postgres":
+        with temporary_database("moves") as dbname:
+            yield service_env(dbname)
+        return
+    with tempfile.TemporaryDirectory() as scratch:
+        yield {"GAMELEDGER_STORE": "sqlite", "GAMELEDGER_DATA_DIR": scratch}
+
+
+def play(post: Callable[..., object], games: list[PreparedGame]) -> tuple[float, int]:
+    """Every move of ``games``: microseconds per request, and how many."""
+    count = 0
+    started = time.perf_counter()
+    for game in games:
+        for step in game.script.steps:
+            token = {"Authorization": f"Bearer {game.tokens[step.seat]}"}
+            answer: object = post(game.moves_path, data=step.body, headers=HEADERS | token)
+            status = getattr(answer, "status_code", 0)
+            if status not in (200, 201):
+                raise RuntimeError(f"a move was answered {status}")
+            count += 1
+    return (time.perf_counter() - started) / count * 1e6, count
+
+
+def main() -> None:
+    """Measure and print the table and a JSON line."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--store", choices=["sqlite", "postgres"], default="sqlite")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--games", type=int, default=4, help="games per round")
+    args = parser.parse_args()
+    exit_on_sigterm()
+    scripts = record_scripts(args.games, 4)
+    with environment(args.store) as env:
+        settings = Settings.from_env({**os.environ, **env, **NEVER_LIMITED})
+        services = build_services(settings)
+        try:
+            service = create_app(services, follow=False).test_client()
+            hello = hello_app.create_app().test_client()
+            rounds: dict[str, list[float]] = {"hello": [], "service": []}
+            for _ in range(args.rounds + 1):  # the first round warms both up, not counted
+                games = [prepare_game(services.app, script) for script in scripts]
+                rounds["hello"].append(play(hello.post, games)[0])
+                rounds["service"].append(play(service.post, games)[0])
+        finally:
+            services.close()
+    hello_us = statistics.median(rounds["hello"][1:])
+    service_us = statistics.median(rounds["service"][1:])
+    print(f"moves in process, {args.store}, Azul 4 players, {args.rounds} rounds, medians")
+    print("| case | µs per request | requests/s ÷ hello |")
+    print("|---|---|---|")
+    print(f"| hello world POST | {hello_us:,.0f} | 1.00 |")
+    print(f"| move | {service_us:,.0f} | **{hello_us / service_us:.2f}x** |")
+    report = {
+        "bench": "moves_in_process",
+        "store": args.store,
+        "hello_us": rounds["hello"][1:],
+        "service_us": rounds["service"][1:],
+        "ratio_median": round(hello_us / service_us, 3),
+    }
+    print(json.dumps(report))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
