@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
@@ -71,3 +73,13 @@ def listed(
         if page.next_cursor is None:
             return rows
         cursor = page.next_cursor
+
+
+def eventually(condition: Callable[[], bool], timeout: float = 10.0) -> bool:
+    """Whether ``condition`` holds within ``timeout`` seconds (looked at every 20 ms)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return False

@@ -6,29 +6,17 @@ table is dropped under a running follower, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
 import pytest
 from psycopg.sql import SQL
 
 import infrastructure.follower
 from api.app import create_app
 from infrastructure.container import Services
-from tests.helpers import listed, start_game
+from tests.helpers import eventually, listed, start_game
 
 pytestmark = pytest.mark.parametrize(
     "store", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 )
-
-
-def eventually(condition: Callable[[], bool], timeout: float = 10.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def test_a_failing_read_model_is_reported_and_recovers(

@@ -12,7 +12,10 @@
 from __future__ import annotations
 
 import threading
+import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import psycopg
@@ -183,17 +186,8 @@ def test_a_read_models_notification_does_not_wake_the_logs_followers(
         for _, channels in listens(storage)
         for channel in read_model_channels(storage)
     )
-    suffix = uuid.uuid4().hex[:12]
-    log_channel, model_channel = f"log_{suffix}", f"model_{suffix}"
     conninfo = services.settings.postgres.conninfo()
-    watcher = LogWatcher(
-        interval=1.0,
-        listens=[(conninfo, [log_channel, model_channel])],
-        read_models=[model_channel],
-    )
-    watcher.start()
-    try:
-        assert watcher.listening.wait(10)
+    with two_channels(conninfo) as (watcher, log_channel, model_channel):
         generation, log_generation = watcher.generation, watcher.log_generation
         notify(conninfo, model_channel)
         assert watcher.wait(generation, timeout=10) > generation  # the lobby's waiters wake
@@ -202,6 +196,46 @@ def test_a_read_models_notification_does_not_wake_the_logs_followers(
         notify(conninfo, log_channel)
         assert watcher.wait_log(log_generation, timeout=10) > log_generation
         assert watcher.generation > generation  # a log's notification wakes both
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("store", ["postgres"])
+def test_a_read_models_notification_does_not_end_a_log_wait(services: Services) -> None:
+    """``wait_log`` shares its condition with ``wait``: a read model's NOTIFY must not end a
+    follower's wait (it would look at the log again for nothing)."""
+    conninfo = services.settings.postgres.conninfo()
+    with two_channels(conninfo) as (watcher, _, model_channel):
+        seen = watcher.log_generation
+        ended: list[float] = []
+
+        def waiting() -> None:
+            began = time.monotonic()
+            watcher.wait_log(seen, timeout=3.0)
+            ended.append(time.monotonic() - began)
+
+        thread = threading.Thread(target=waiting)
+        thread.start()
+        time.sleep(0.2)
+        notify(conninfo, model_channel)
+        thread.join(10)
+        assert ended[0] > 2.5  # waited its time out: nothing happened to the log
+
+
+@contextmanager
+def two_channels(conninfo: dict[str, Any]) -> Iterator[tuple[LogWatcher, str, str]]:
+    """A watcher listening to a log channel and a read model's channel of the test's own
+    (names no other test uses), listening; stopped afterwards."""
+    suffix = uuid.uuid4().hex[:12]
+    log_channel, model_channel = f"log_{suffix}", f"model_{suffix}"
+    watcher = LogWatcher(
+        interval=1.0,
+        listens=[(conninfo, [log_channel, model_channel])],
+        read_models=[model_channel],
+    )
+    watcher.start()
+    try:
+        assert watcher.listening.wait(10)
+        yield watcher, log_channel, model_channel
     finally:
         watcher.stop()
 

@@ -1,18 +1,15 @@
 """Followers that keep their position in memory (infrastructure/follower.py) against what can
 move it under them, on real SQLite and PostgreSQL stores: a rebuild swapped in while a
 server's follower runs, a view's position moved behind its back, a batch refused for a reason
-other than its position, a read model's notification during a wait on the log. (Each test
-failed on the first version of the in-memory positions, found by a review.)"""
+other than its position. (Each test failed on the first version of the in-memory positions,
+found by a review.)"""
 
 from __future__ import annotations
 
-import threading
-import time
 import uuid
 from collections.abc import Callable
 from typing import Any
 
-import psycopg
 import pytest
 from eventsourcing.persistence import Tracking
 from psycopg import sql
@@ -24,21 +21,12 @@ from infrastructure.follower import LogFollower
 from infrastructure.readmodels import tracking
 from infrastructure.rebuild import rebuild_read_model
 from infrastructure.watcher import LogWatcher
-from tests.helpers import start_game
+from tests.helpers import eventually, start_game
 from tests.integration.test_following import Counting, events_of, tracking_view
 
 both_stores = pytest.mark.parametrize(
     "store", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 )
-
-
-def eventually(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def rebuild_with_a_save_before_the_swap(
@@ -192,38 +180,3 @@ def test_a_batch_that_keeps_failing_with_an_integrity_error_is_reported(
     finally:
         projection.broken = False  # mended: the follower's thread can end
         follower.stop()
-
-
-@pytest.mark.postgres
-@pytest.mark.parametrize("store", ["postgres"])
-def test_a_read_models_notification_does_not_end_a_log_wait(services: Services) -> None:
-    """``wait_log`` shares its condition with ``wait``: a read model's NOTIFY must not end a
-    follower's wait (it would look at the log again for nothing)."""
-    suffix = uuid.uuid4().hex[:12]
-    log_channel, model_channel = f"log_{suffix}", f"model_{suffix}"
-    conninfo = services.settings.postgres.conninfo()
-    watcher = LogWatcher(
-        interval=1.0,
-        listens=[(conninfo, [log_channel, model_channel])],
-        read_models=[model_channel],
-    )
-    watcher.start()
-    try:
-        assert watcher.listening.wait(10)
-        seen = watcher.log_generation
-        ended: list[float] = []
-
-        def waiting() -> None:
-            began = time.monotonic()
-            watcher.wait_log(seen, timeout=3.0)
-            ended.append(time.monotonic() - began)
-
-        thread = threading.Thread(target=waiting)
-        thread.start()
-        time.sleep(0.2)
-        with psycopg.connect(**conninfo, autocommit=True) as conn:
-            conn.execute(sql.SQL("NOTIFY {}").format(sql.Identifier(model_channel)))
-        thread.join(10)
-        assert ended[0] > 2.5  # waited its time out: nothing happened to the log
-    finally:
-        watcher.stop()
