@@ -165,25 +165,40 @@ def check_structure(record: Any) -> None:
     format and its version, every field with its JSON type, and well-formed events (whole
     versions, hashes of 64 lowercase hex digits, timestamps in the ledger's ISO 8601 form).
     Whether the values hold is for the other checks."""
-    if not isinstance(record, dict):
-        raise Discrepancy("a game record is a JSON object")
-    if record.get("format") != FORMAT or record.get("format_version") != FORMAT_VERSION:
-        raise Discrepancy(f"not a {FORMAT} of format_version {FORMAT_VERSION}")
-    check_fields(record, _TOP, "")
-    check_fields(record["game"], _GAME, "game.")
-    try:
-        game_id = str(UUID(record["game"]["id"]))
-    except ValueError:
-        game_id = None
-    if game_id != record["game"]["id"]:
-        raise Discrepancy("game.id is not a UUID in its usual lowercase form")
-    if not record["events"]:
-        raise Discrepancy("the record has no events")
+    check_head(record, "game", (FORMAT, FORMAT_VERSION), _TOP, _GAME)
     for index, item in enumerate(record["events"], start=1):
         if not isinstance(item, dict):
             raise Discrepancy(f"events[{index - 1}] is not an object")
         check_fields(item, EVENT_SHAPE, f"events[{index - 1}].")
         check_event_form(item)
+
+
+def check_head(
+    record: Any,
+    subject: str,
+    version: tuple[str, int],
+    top: dict[str, tuple[type, ...]],
+    fields: dict[str, tuple[type, ...]],
+) -> None:
+    """What a game's and a tournament's record share (``subject``: ``game`` or
+    ``tournament``): a JSON object of the format and format version ``version``, every field
+    of ``top`` with its JSON type, the subject's fields (``fields``) likewise, the subject's id
+    a UUID in its usual lowercase form, and at least one event."""
+    if not isinstance(record, dict):
+        raise Discrepancy(f"a {subject} record is a JSON object")
+    name, number = version
+    if record.get("format") != name or record.get("format_version") != number:
+        raise Discrepancy(f"not a {name} of format_version {number}")
+    check_fields(record, top, "")
+    check_fields(record[subject], fields, f"{subject}.")
+    try:
+        subject_id = str(UUID(record[subject]["id"]))
+    except ValueError:
+        subject_id = None
+    if subject_id != record[subject]["id"]:
+        raise Discrepancy(f"{subject}.id is not a UUID in its usual lowercase form")
+    if not record["events"]:
+        raise Discrepancy("the record has no events")
 
 
 def check_fields(value: dict[str, Any], shape: dict[str, tuple[type, ...]], prefix: str) -> None:

@@ -7,7 +7,6 @@ against the commitment its ``Created`` made. Each raises
 from __future__ import annotations
 
 from typing import Any
-from uuid import UUID
 
 from application.audit_chain import check_links
 from application.audit_format import (
@@ -15,6 +14,7 @@ from application.audit_format import (
     Discrepancy,
     check_event_form,
     check_fields,
+    check_head,
 )
 from application.tournament_record_format import FORMAT, FORMAT_VERSION
 from domain.randomness import commitment
@@ -52,20 +52,7 @@ def check_shape(record: Any) -> None:
     tournament's id a UUID in its usual form, at least one event, every event well formed
     (as a game's: whole versions, hashes of 64 lowercase hex digits, the ledger's
     timestamps), every game record a JSON object (each is checked whole later)."""
-    if not isinstance(record, dict):
-        raise Discrepancy("a tournament record is a JSON object")
-    if record.get("format") != FORMAT or record.get("format_version") != FORMAT_VERSION:
-        raise Discrepancy(f"not a {FORMAT} of format_version {FORMAT_VERSION}")
-    check_fields(record, TOP, "")
-    check_fields(record["tournament"], TOURNAMENT, "tournament.")
-    try:
-        tournament_id = str(UUID(record["tournament"]["id"]))
-    except ValueError:
-        tournament_id = None
-    if tournament_id != record["tournament"]["id"]:
-        raise Discrepancy("tournament.id is not a UUID in its usual lowercase form")
-    if not record["events"]:
-        raise Discrepancy("the record has no events")
+    check_head(record, "tournament", (FORMAT, FORMAT_VERSION), TOP, TOURNAMENT)
     for index, item in enumerate(record["events"]):
         if not isinstance(item, dict):
             raise Discrepancy(f"events[{index}] is not an object")
