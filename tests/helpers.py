@@ -13,6 +13,7 @@ import orjson
 
 from application.projections.games_list import GameRow, GamesListView, games_page
 from application.service import GameLedger
+from application.tournaments import TournamentCreated, Tournaments
 
 
 @dataclass
@@ -83,3 +84,26 @@ def eventually(condition: Callable[[], bool], timeout: float = 10.0) -> bool:
             return True
         time.sleep(0.02)
     return False
+
+
+def started_tournament(
+    desk: Tournaments,
+    fmt: dict[str, Any],
+    count: int,
+    name: str,
+    entrant: str = "player {}",
+) -> tuple[TournamentCreated, dict[str, str]]:
+    """An Azul tournament of format ``fmt`` created, ``count`` entrants registered (named
+    ``entrant.format(n)``) and checked in, and started: what created it, and each entrant's
+    token by entrant id."""
+    created = desk.create("azul", {}, None, fmt, name)
+    tid = created.tournament_id
+    tokens = {}
+    for n in range(count):
+        registered = desk.register(tid, entrant.format(n))
+        tokens[registered.entrant] = registered.token
+    desk.organiser(tid, created.organiser_token, lambda t: t.open_check_in())
+    for token in tokens.values():
+        desk.check_in(tid, token)
+    desk.organiser(tid, created.organiser_token, lambda t: t.start())
+    return created, tokens

@@ -32,6 +32,7 @@ from tests.e2e.tournament_http import (
     Organised,
     command,
     create,
+    first_move,
     organise,
     play_game,
     play_round,
@@ -196,14 +197,7 @@ def test_the_organiser_pairs_and_the_arbiter_decides_over_http(client: FlaskClie
     # the arbiter's token of a table's game: its view as the arbiter, and the arbiter's undo
     game = f"{API}/games/{first}"
     assert client.get(game, headers=bearer(arbiter[first])).json["viewer"]["arbiter"]
-    view = client.get(game).json
-    seat = view["current_players"][0]
-    legal = client.get(f"{game}/legal-moves", headers=bearer(tables[first][seat])).json
-    moved = client.post(
-        f"{game}/moves",
-        json={"move": legal["moves"][0]["move"], "expected_version": legal["version"]},
-        headers=bearer(tables[first][seat]),
-    ).json
+    moved = first_move(client, first, tables[first])[1].json
     undone = client.post(
         f"{game}/arbiter/undo",
         json={"turn": 0, "reason": "wrong factory", "expected_version": moved["version"]},

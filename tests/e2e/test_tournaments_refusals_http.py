@@ -24,6 +24,7 @@ from tests.e2e.tournament_http import (
     Organised,
     command,
     create,
+    first_move,
     organise,
     play_game,
     register,
@@ -303,15 +304,7 @@ def test_a_forfeit_of_an_entrant_who_has_played_and_a_correction_that_changes_wh
     organised = organise(client, SWISS, 4)
     tables = seats_of(client, organised)
     game = sorted(tables)[0]
-    path = f"{API}/games/{game}"
-    view = client.get(path).json
-    seat = view["current_players"][0]
-    legal = client.get(f"{path}/legal-moves", headers=bearer(tables[game][seat])).json
-    moved = client.post(
-        f"{path}/moves",
-        json={"move": legal["moves"][0]["move"], "expected_version": legal["version"]},
-        headers=bearer(tables[game][seat]),
-    )
+    seat, moved = first_move(client, game, tables[game])
     assert moved.status_code == 200
     [table] = [
         t for t in client.get(f"{organised.path}/tables").json["tables"] if t["game"] == game

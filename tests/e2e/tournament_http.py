@@ -110,6 +110,19 @@ def play_game(client: FlaskClient, game_id: str, tokens: list[str], bot: random.
     raise AssertionError(f"{game_id} did not end in {MAX_MOVES} moves")
 
 
+def first_move(client: FlaskClient, game_id: str, tokens: list[str]) -> tuple[int, Any]:
+    """The first seat to act makes the first of its legal moves: that seat and the answer."""
+    path = f"{API}/games/{game_id}"
+    seat: int = client.get(path).json["current_players"][0]
+    legal = client.get(f"{path}/legal-moves", headers=bearer(tokens[seat])).json
+    moved = client.post(
+        f"{path}/moves",
+        json={"move": legal["moves"][0]["move"], "expected_version": legal["version"]},
+        headers=bearer(tokens[seat]),
+    )
+    return seat, moved
+
+
 def play_round(client: FlaskClient, organised: Organised, bot: random.Random) -> int:
     """Play every undecided table the entrants hold seats of; how many."""
     tables = seats_of(client, organised)

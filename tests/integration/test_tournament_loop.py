@@ -20,21 +20,12 @@ from domain.randomness import commitment
 from domain.registry import rules_for
 from domain.undo import normalise_settings
 from infrastructure.container import Services
+from tests.helpers import started_tournament
 
 
 def organised(services: Services, fmt: dict[str, Any], count: int) -> tuple[UUID, dict[str, str]]:
-    desk = services.tournaments
-    created = desk.create("azul", {}, None, fmt, "Harbour Open")
-    tid = created.tournament_id
-    tokens = {}
-    for i in range(count):
-        registered = desk.register(tid, f"player {i}")
-        tokens[registered.entrant] = registered.token
-    desk.organiser(tid, created.organiser_token, lambda t: t.open_check_in())
-    for token in tokens.values():
-        desk.check_in(tid, token)
-    desk.organiser(tid, created.organiser_token, lambda t: t.start())
-    return tid, tokens
+    created, tokens = started_tournament(services.tournaments, fmt, count, "Harbour Open")
+    return created.tournament_id, tokens
 
 
 def play_tables(services: Services, tid: UUID, tokens: dict[str, str], bot: random.Random) -> int:
@@ -90,16 +81,9 @@ def test_the_followers_run_a_tournament_to_its_end(services: Services) -> None:
 
 def test_a_correction_re_rates_and_the_read_model_follows(services: Services) -> None:
     desk = services.tournaments
-    created = desk.create("azul", {}, None, {"kind": "swiss", "rounds": 3}, "Correction Cup")
+    fmt = {"kind": "swiss", "rounds": 3}
+    created, tokens = started_tournament(desk, fmt, 4, "Correction Cup", "entrant {}")
     tid = created.tournament_id
-    tokens = {}
-    for i in range(4):
-        registered = desk.register(tid, f"entrant {i}")
-        tokens[registered.entrant] = registered.token
-    desk.organiser(tid, created.organiser_token, lambda t: t.open_check_in())
-    for token in tokens.values():
-        desk.check_in(tid, token)
-    desk.organiser(tid, created.organiser_token, lambda t: t.start())
     bot = random.Random(8)
     play_tables(services, tid, tokens, bot)
     services.catch_up()

@@ -17,6 +17,7 @@ from application.tournament_records import LogProofs, tournament_record
 from application.tournament_simulation import simulate_tournament
 from application.tournaments import Tournaments
 from infrastructure.container import Services
+from tests.helpers import started_tournament
 
 
 def test_a_tournament_record_of_every_store_verifies(services: Services) -> None:
@@ -45,16 +46,9 @@ def test_a_record_verifies_pinned_while_an_adjudicated_tables_game_still_runs(
     record (the game's record verifies, the tournament's checkpoint covers the decision) and
     says so; a played table's game without a checkpoint would still be refused."""
     desk = Tournaments(services.app.games)
-    created = desk.create("azul", {}, None, {"kind": "swiss", "rounds": 1}, "Stopped Cup")
+    fmt = {"kind": "swiss", "rounds": 1}
+    created, tokens = started_tournament(desk, fmt, 4, "Stopped Cup", "p{}")
     tid = created.tournament_id
-    tokens = {}
-    for i in range(4):
-        registered = desk.register(tid, f"p{i}")
-        tokens[registered.entrant] = registered.token
-    desk.organiser(tid, created.organiser_token, lambda t: t.open_check_in())
-    for token in tokens.values():
-        desk.check_in(tid, token)
-    desk.organiser(tid, created.organiser_token, lambda t: t.start())
     first, second = desk.load(tid).rounds[0]["tables"]
     desk.decide_table(
         tid,
