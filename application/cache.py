@@ -89,9 +89,16 @@ class GameCache:
     @contextmanager
     def locked(self, game_id: UUID) -> Iterator[None]:
         """Hold ``game_id``'s lock: commands and queries of one game take turns (a lock is
-        shared by the games whose ids fall into the same of 256 stripes)."""
-        with self._stripes[game_id.int % LOCK_STRIPES]:
+        shared by the games whose ids fall into the same of 256 stripes, :meth:`stripe_of`)."""
+        with self._stripes[self.stripe_of(game_id)]:
             yield
+
+    @staticmethod
+    def stripe_of(game_id: UUID) -> int:
+        """Which of the locks ``game_id`` takes: drawn from every bit of the id. (Not from its
+        last byte alone: that byte names the game's part of the store (application/shards.py),
+        so every game of a part would share one lock and wait for every other's commits.)"""
+        return hash(game_id.int) % LOCK_STRIPES
 
     def get(self, game_id: UUID) -> Game | None:
         """The kept game, now the most recently used; the caller must hold its lock."""

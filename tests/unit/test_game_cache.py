@@ -4,8 +4,12 @@ state, and the games kept forget the past of their line of play."""
 
 from __future__ import annotations
 
+import contextlib
+import threading
+
 from application.cache import GameCache, estimated_bytes
 from application.service import GameLedger
+from application.shards import shard_of
 from domain.game import Game
 from tests.helpers import start_game
 
@@ -61,3 +65,43 @@ def test_discarding_gives_the_bytes_back() -> None:
     cache.discard(kept[0].id)
     assert cache.get(kept[0].id) is None
     assert cache.bytes == estimated_bytes(kept[1])
+
+
+class Held(Exception):
+    """The command below refuses once it is let go (it saves nothing)."""
+
+
+def test_commands_of_two_games_of_one_part_do_not_wait_for_each_other() -> None:
+    """Every game id carries its part of the store in its last byte (application/shards.py):
+    the lock a game shares with others must not be chosen by that byte, or every game of a
+    part waits for every other one's commands and their commits."""
+    app = GameLedger()
+    first = app.create_game("azul", 2, seed="held")
+    stripe = app.games.cache.stripe_of(first)
+    others = [app.create_game("azul", 2, seed=f"other {n}") for n in range(20)]
+    assert {shard_of(game_id) for game_id in [first, *others]} == {0}
+    other = next((g for g in others if app.games.cache.stripe_of(g) != stripe), None)
+    assert other is not None, "twenty games of one part all share the first one's lock"
+
+    holding, release = threading.Event(), threading.Event()
+
+    def hold(_: Game) -> None:
+        holding.set()
+        release.wait(10)
+        raise Held
+
+    def command() -> None:
+        with contextlib.suppress(Held):
+            app.games.command(first, None, hold)
+
+    held = threading.Thread(target=command)
+    held.start()
+    try:
+        assert holding.wait(10)
+        read = threading.Thread(target=lambda: app.view(other, None))
+        read.start()
+        read.join(5)
+        assert not read.is_alive(), "a read of another game waited for the held command"
+    finally:
+        release.set()
+        held.join(10)
