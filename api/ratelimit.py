@@ -113,8 +113,8 @@ class Counts:
 
     def __init__(self, storage_uri: str) -> None:
         self._shared: Storage | None = None
-        self._memory = FixedWindowRateLimiter(MemoryStorage())
-        self._counter = self._memory
+        self._memory: Storage = MemoryStorage()
+        self._counter: Storage = self._memory
         if not storage_uri.startswith("memory://"):
             try:
                 shared = storage_from_string(storage_uri, **_timeouts(storage_uri))
@@ -129,30 +129,34 @@ class Counts:
                     "store; use memory:// or redis://host:port"
                 )
             self._shared = shared
-            self._counter = FixedWindowRateLimiter(shared)
+            self._counter = shared
         self._down_since: float | None = None
         self._lock = threading.Lock()
 
     def hit(self, limit: RateLimitItem, *keys: str) -> Window | None:
-        """Count one request against ``limit``: its window after the hit, or ``None`` when
-        the caller is over the limit (then the window is :meth:`window`'s)."""
-        counter = self._current()
+        """Count one request against ``limit`` in its fixed window (the count the store gives
+        back from the increment, and the window's end: two calls to the store, where the
+        library's ``FixedWindowRateLimiter`` makes three, and builds the key twice): the
+        window after the hit, or ``None`` when the caller is over the limit (then the window
+        is :meth:`window`'s)."""
+        storage = self._current()
+        key = limit.key_for(*keys)
         try:
-            allowed = counter.hit(limit, *keys)
-            stats = counter.get_window_stats(limit, *keys)
+            count = storage.incr(key, limit.get_expiry())
+            reset_at = storage.get_expiry(key)
         except Exception as error:
             if self._shared is None or not isinstance(error, self._shared.base_exceptions):
                 raise
             self._fall_back(error)
             return self.hit(limit, *keys)
-        return Window(limit, stats.remaining, stats.reset_time) if allowed else None
+        return Window(limit, limit.amount - count, reset_at) if count <= limit.amount else None
 
     def window(self, limit: RateLimitItem, *keys: str) -> Window:
         """The caller's window of ``limit`` without counting."""
-        stats = self._current().get_window_stats(limit, *keys)
+        stats = FixedWindowRateLimiter(self._current()).get_window_stats(limit, *keys)
         return Window(limit, stats.remaining, stats.reset_time)
 
-    def _current(self) -> FixedWindowRateLimiter:
+    def _current(self) -> Storage:
         """The counter to use: the shared store's, or memory's while it is down. One request
         at a time, every :data:`BACKEND_RETRY` seconds, looks whether it is back (outside the
         lock: the others go on counting in memory meanwhile)."""
@@ -167,7 +171,7 @@ class Counts:
             with self._lock:
                 log.warning("rate limits: the shared store is back; counting there")
                 self._down_since = None
-                self._counter = FixedWindowRateLimiter(shared)
+                self._counter = shared
         return self._counter
 
     def _fall_back(self, error: Exception) -> None:

@@ -14,7 +14,7 @@ from uuid import UUID
 import flask
 from flask import current_app, request
 from flask_smorest import Blueprint as SmorestBlueprint
-from marshmallow import RAISE
+from marshmallow import RAISE, Schema
 from webargs import core
 from webargs.flaskparser import FlaskParser
 from werkzeug.routing import BaseConverter
@@ -28,6 +28,8 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 JSON_TYPES = ("application/json",)
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+PLAIN_DEFAULTS = (type(None), bool, int, float, str)
+"""The defaults a query schema's empty query may be remembered with (immutable values)."""
 _ETAG_VERSION = re.compile(r'"([1-9][0-9]{0,15})"|([1-9][0-9]{0,15})')
 """If-Match: one strong entity tag holding a version ("12"; RFC 9110 compares If-Match
 strongly, so no W/), or the bare number."""
@@ -63,6 +65,35 @@ class StrictParser(FlaskParser):
     DEFAULT_VALIDATION_STATUS = 400
     """A request that does not match its schema is a 400 ``invalid-request`` (webargs'
     default is 422, which the rules' refusals use): flask-smorest declares it as such."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._without_query: dict[int, tuple[Schema, dict[str, Any]]] = {}
+
+    def parse(
+        self,
+        argmap: Any,
+        req: flask.Request | None = None,
+        *,
+        location: str | None = None,
+        validate: Any = None,
+        **kwargs: Any,
+    ) -> Any:
+        """webargs' parse; a request without a query string is given the query schema's
+        defaults as loaded the first time (the same for every such request: a view or a page
+        of a list needs no walk of the schema then). Only defaults that are plain values are
+        kept, and a schema that refuses an empty query is asked every time."""
+        if location == "query" and validate is None and isinstance(argmap, Schema):
+            request_now = req if req is not None else flask.request
+            if not request_now.query_string:
+                kept = self._without_query.get(id(argmap))
+                if kept is None:
+                    loaded = super().parse(argmap, req, location=location, **kwargs)
+                    if not all(isinstance(v, PLAIN_DEFAULTS) for v in loaded.values()):
+                        return loaded
+                    kept = self._without_query[id(argmap)] = (argmap, loaded)
+                return dict(kept[1])
+        return super().parse(argmap, req, location=location, validate=validate, **kwargs)
 
     def _raw_load_json(self, req: flask.Request) -> Any:
         if not req.is_json:
