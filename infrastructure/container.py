@@ -29,7 +29,8 @@ from infrastructure import schema
 from infrastructure.checkpoint_schedule import CheckpointSchedule
 from infrastructure.clock_schedule import ClockSchedule
 from infrastructure.config import ConfigurationError, Settings
-from infrastructure.follower import FollowerFailure, LogFollower
+from infrastructure.follower import FollowedProjection, FollowerFailure, LogFollower
+from infrastructure.log_reading import LogReading
 from infrastructure.rebuild import rebuild_read_model
 from infrastructure.signing_keys import KeyService, SigningSettings
 from infrastructure.storage import MANAGERS, READ_MODELS, Storage
@@ -342,6 +343,13 @@ def build_services(settings: Settings | None = None, *, create: bool = True) -> 
         ],
         cache_bytes=int(settings.game_cache_mb * 1024 * 1024),
     )
+    reading = LogReading()  # one read of the log for all of this process's followers
+
+    def follower(projection: FollowedProjection) -> LogFollower:
+        return LogFollower(
+            app.stores, projection, watcher, gather=settings.follow_gather, reading=reading
+        )
+
     views = {name: storage.read_model(name) for name in READ_MODELS}
     services = Services(
         settings=settings,
@@ -351,23 +359,23 @@ def build_services(settings: Settings | None = None, *, create: bool = True) -> 
         records=storage.record_store(),
         list_pages=ListPages(views["games_list"], list_changes(storage, watcher, views)),
         keys=keys,
-        tlog=transparency_log(storage, app, keys, watcher),
+        tlog=transparency_log(storage, app, keys, follower),
     )
     for name, view in views.items():
         projection = _PROJECTIONS[name](app, projection_cache_bytes(settings))(view)
-        follower = LogFollower(app.stores, projection, watcher, gather=settings.follow_gather)
-        services.read_models[name] = ReadModel(view, projection, follower)
+        services.read_models[name] = ReadModel(view, projection, follower(projection))
     for name in MANAGERS:
         view = storage.read_model(name)
         manager = _PROJECTIONS[name](app, projection_cache_bytes(settings))(view)
-        services.managers[name] = ReadModel(
-            view, manager, LogFollower(app.stores, manager, watcher, gather=settings.follow_gather)
-        )
+        services.managers[name] = ReadModel(view, manager, follower(manager))
     return services
 
 
 def transparency_log(
-    storage: Storage, app: GameLedger, keys: KeyService, watcher: LogWatcher
+    storage: Storage,
+    app: GameLedger,
+    keys: KeyService,
+    follower: Callable[[FollowedProjection], LogFollower],
 ) -> TransparencyLog:
     """The transparency log's store, its checkpointer (a follower of the event log like a read
     model's) and the schedule (``GAMELEDGER_CHECKPOINT_INTERVAL``)."""
@@ -376,7 +384,7 @@ def transparency_log(
     return TransparencyLog(
         store,
         projection,
-        LogFollower(app.stores, projection, watcher, gather=storage.settings.follow_gather),
+        follower(projection),
         CheckpointSchedule(store, keys, storage.settings.checkpoint_interval),
     )
 

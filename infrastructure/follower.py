@@ -1,7 +1,8 @@
 """Following the event log into a projection (docs/architecture.md, "Read side").
 
 :class:`LogFollower` reads each followed log's notifications after the view's tracking
-position (the recorder's ``select_notifications``), in batches, and hands them to the
+position (the recorder's ``select_notifications``, one read shared by the process's
+followers: :mod:`infrastructure.log_reading`), in batches, and hands them to the
 projection, which writes its rows and the position in one transaction: an event is applied
 exactly once, even when two followers race (the loser's write is refused and skipped). It
 reads again whenever the :class:`~infrastructure.watcher.LogWatcher` says the log may have
@@ -30,6 +31,7 @@ from typing import Any, Protocol, runtime_checkable
 from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, Tracking
 
+from infrastructure.log_reading import LogReading
 from infrastructure.readmodels.tracking import Step
 from infrastructure.watcher import LogWatcher
 
@@ -120,8 +122,12 @@ class LogFollower:
         *,
         batch: int = 500,
         gather: float = 0.0,
+        reading: LogReading | None = None,
     ) -> None:
         self.logs = list(logs)
+        self.reading = reading or LogReading(keep=0)
+        """Where the notifications are read: shared with the process's other followers
+        (:mod:`infrastructure.log_reading`), or the store each time."""
         self.gather = gather
         """Seconds to wait after a catch-up that applied something, before the next."""
         self.projection = projection
@@ -163,7 +169,7 @@ class LogFollower:
         try:
             while True:
                 start = self._next(name)
-                notifications = app.recorder.select_notifications(start, self.batch)
+                notifications = self.reading.read(app, start, self.batch)
                 if not notifications:
                     if self._view_moved(name):  # a rebuild swapped in: look again from it
                         continue
