@@ -108,14 +108,17 @@ def start(
     env: dict[str, str],
     log_dir: Path,
     ready_path: str = "/api/v1/health",
+    runner: bool | None = None,
 ) -> Server:
     """Start gunicorn serving ``app`` with ``env`` added to this process's environment, and
-    wait until ``ready_path`` answers 200."""
+    wait until ``ready_path`` answers 200. The service's read models are followed by a
+    ``gameledger projections run`` of their own when ``runner`` (by default: with more than
+    one worker), else in the worker."""
     port = free_port()
     log = log_dir / f"{name}.log"
     server = Server(name, port, log)
     full_env = {**os.environ, **env}
-    if app == SERVICE_APP and workers > 1:
+    if app == SERVICE_APP and (workers > 1 if runner is None else runner):
         full_env["GAMELEDGER_PROJECTIONS"] = "external"
         with (log_dir / f"{name}-projections.log").open("wb") as out:
             server.processes.append(

@@ -33,10 +33,13 @@ The service's rate limits are raised so that one client address never reaches th
 non-2xx answer is counted and shown beside its rate.
 
 The service runs with its read models embedded in the worker (one worker), or with one
-``gameledger projections run`` beside them (several workers), as docs/operations.md says.
+``gameledger projections run`` beside them (several workers, or ``--read-models runner``:
+the production setup of docs/operations.md; on a machine of two cores the runner then shares
+them with the worker and the client).
 
     .venv/bin/python bench/http_compare.py [--workers 1] [--threads 8] [--connections 8]
         [--duration 3] [--rounds 3] [--stores sqlite,postgres] [--games 1000]
+        [--read-models embedded|runner]
 """
 
 from __future__ import annotations
@@ -107,6 +110,12 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--wrk-threads", type=int, default=1)
     parser.add_argument("--client-processes", type=int, default=2, help="Python client")
     parser.add_argument("--cases", default="view,view-seat,list,moves", help="comma-separated")
+    parser.add_argument(
+        "--read-models",
+        choices=["embedded", "runner"],
+        default="embedded",
+        help="followed in the worker, or by a `gameledger projections run` beside it",
+    )
     args = parser.parse_args()
     args.stores = [s for s in args.stores.split(",") if s]
     args.cases = [c for c in args.cases.split(",") if c]
@@ -264,13 +273,21 @@ def servers(
         stack.callback(hello.stop)
         running["hello"] = hello
         for store in args.stores:
-            env = {"GAMELEDGER_PROJECTIONS": "embedded", **gunicorn_servers.NEVER_LIMITED}
+            env = {**gunicorn_servers.NEVER_LIMITED}
+            if args.read_models == "embedded":
+                env["GAMELEDGER_PROJECTIONS"] = "embedded"
             if store == "sqlite":
                 env |= {"GAMELEDGER_STORE": "sqlite", "GAMELEDGER_DATA_DIR": str(scratch / "data")}
             else:
                 assert dbname is not None
                 env |= service_env(dbname)
-            server = gunicorn_servers.start(f"service-{store}", SERVICE_APP, env=env, **common)
+            server = gunicorn_servers.start(
+                f"service-{store}",
+                SERVICE_APP,
+                env=env,
+                runner=args.read_models == "runner" or args.workers > 1,
+                **common,
+            )
             stack.callback(server.stop)
             running[store] = server
         yield running
@@ -440,7 +457,8 @@ def main() -> None:
     )
     print(
         f"GameLedger vs Flask hello world, {when}: gunicorn -c python:api.gunicorn_conf "
-        f"--workers {args.workers} --threads {args.threads}; {args.connections} connections; "
+        f"--workers {args.workers} --threads {args.threads}; read models {args.read_models}; "
+        f"{args.connections} connections; "
         f"GETs with {client}, moves with the Python client ({args.client_processes} processes); "
         f"{args.duration:g} s per measurement, {args.rounds} alternating rounds, medians"
     )
@@ -473,6 +491,7 @@ def main() -> None:
                 "command": " ".join(["bench/http_compare.py", *sys.argv[1:]]),
                 "stores": args.stores,
                 "workers": args.workers,
+                "read_models": args.read_models,
                 "threads": args.threads,
                 "connections": args.connections,
                 "wrk_threads": args.wrk_threads if wrk_runner.available() else None,

@@ -298,6 +298,15 @@ def listens(storage: Storage) -> list[tuple[dict[str, Any], list[str]]]:
     return list(found.values())
 
 
+def log_versions(storage: Storage) -> Callable[[], object] | None:
+    """On SQLite, the ``data_version`` of every part of the event store's file, on
+    connections of the watcher's own (:class:`infrastructure.watcher.LogWatcher`)."""
+    if storage.kind != "sqlite":
+        return None
+    parts = [storage.data_version(storage.shard_file(n)) for n in range(len(storage.shards))]
+    return lambda: tuple(part() for part in parts)
+
+
 def read_model_channels(storage: Storage) -> list[str]:
     """The channels among :func:`listens`' that are read models' (not the event log's)."""
     if storage.kind != "postgres":
@@ -326,6 +335,7 @@ def build_services(settings: Settings | None = None, *, create: bool = True) -> 
         interval=settings.follow_interval,
         listens=listens(storage),
         read_models=read_model_channels(storage),
+        log_versions=log_versions(storage),
     )
     app = GameLedger(
         [

@@ -5,9 +5,12 @@ process holds one connection that LISTENs to every channel the process follows a
 whoever waits. However many read models (and, later, streams) a process follows, it holds one
 LISTEN connection. That connection may go to the server itself while the pool goes through
 PgBouncer (``GAMELEDGER_POSTGRES_LISTEN_HOST``): LISTEN needs a session. SQLite cannot
-notify: waiters are woken every ``interval`` seconds, and at once by a save made in this
-process (:meth:`LogWatcher.wake`). A lost notification costs at most ``fallback`` seconds:
-waiters always wake by then and look for themselves.
+notify: one thread per process asks SQLite every ``interval`` seconds whether any connection
+has committed to the event store's files (``PRAGMA data_version``, one cheap query on a
+connection of its own) and wakes the log's waiters when one has, and a save made in this
+process wakes them at once (:meth:`LogWatcher.wake`); the log's followers no longer each read
+the log every ``interval`` to find nothing new. A lost notification costs at most
+``fallback`` seconds: waiters always wake by then and look for themselves.
 
 Two kinds of waiter: the followers of the event log (read models, the transparency log, game
 streams) wait for the log alone (:meth:`LogWatcher.wait_log`), and the lobby stream waits
@@ -20,7 +23,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 import psycopg
@@ -42,13 +45,19 @@ class LogWatcher:
         listens: Sequence[tuple[dict[str, Any], Sequence[str]]] = (),
         fallback: float = 1.0,
         read_models: Collection[str] = (),
+        log_versions: Callable[[], object] | None = None,
     ) -> None:
         """``listens``: on PostgreSQL, for each database that holds a part of the event store,
         its connection arguments and the channels of its parts (one LISTEN connection each);
         none on SQLite, where waiters wake every ``interval`` seconds. ``read_models``: the
         channels among those that are read models' (they wake :meth:`wait`, not
-        :meth:`wait_log`)."""
+        :meth:`wait_log`). ``log_versions``: on SQLite, a value that changes whenever the
+        event store's files have had a commit, looked at every ``interval`` seconds once
+        :meth:`start` has been called (until then the log's waiters wake every ``interval``)."""
         self.interval = interval if not listens else fallback
+        self.fallback = fallback
+        self._log_versions = log_versions
+        self._polling = False
         self._listens = [(conninfo, list(channels)) for conninfo, channels in listens]
         self._changed = threading.Condition()
         self._generation = 0
@@ -75,15 +84,24 @@ class LogWatcher:
         return self._log_generation
 
     def start(self) -> None:
-        """On PostgreSQL, start listening in background threads, one per database (once)."""
-        if self._listens and not self._threads:
-            self._stop.clear()
-            for conninfo, channels in self._listens:
-                thread = threading.Thread(
-                    target=self._run, args=(conninfo, channels), name="log-watcher", daemon=True
-                )
-                thread.start()
-                self._threads.append(thread)
+        """On PostgreSQL, start listening in background threads, one per database; on SQLite,
+        start looking for commits to the event store's files (once)."""
+        if self._threads:
+            return
+        self._stop.clear()
+        for conninfo, channels in self._listens:
+            thread = threading.Thread(
+                target=self._run, args=(conninfo, channels), name="log-watcher", daemon=True
+            )
+            thread.start()
+            self._threads.append(thread)
+        if self._log_versions is not None and not self._listens:
+            thread = threading.Thread(
+                target=self._poll, args=(self._log_versions,), name="log-poller", daemon=True
+            )
+            thread.start()
+            self._threads.append(thread)
+            self._polling = True
 
     def stop(self) -> None:
         """Stop listening, and wake every waiter."""
@@ -92,6 +110,7 @@ class LogWatcher:
         for thread in self._threads:
             thread.join(timeout=10)
         self._threads = []
+        self._polling = False
 
     def token(self, channel: str) -> object:
         """A value that changes whenever ``channel`` is notified (a commit that NOTIFYs it)
@@ -125,8 +144,11 @@ class LogWatcher:
 
     def wait_log(self, seen: int, timeout: float | None = None) -> int:
         """Block until the event log has grown since :attr:`log_generation` ``seen``, or
-        ``timeout`` (by default the polling interval) has passed; the log generation now."""
-        deadline = time.monotonic() + (self.interval if timeout is None else timeout)
+        ``timeout`` has passed (by default the polling interval; ``fallback`` while this
+        watcher looks for SQLite's commits itself); the log generation now."""
+        if timeout is None:
+            timeout = self.fallback if self._polling else self.interval
+        deadline = time.monotonic() + timeout
         with self._changed:
             # A read model's notification wakes the condition too: wait on past it.
             while self._log_generation == seen and not self._stop.is_set():
@@ -134,6 +156,20 @@ class LogWatcher:
                 if remaining <= 0 or not self._changed.wait(remaining):
                     break
             return self._log_generation
+
+    def _poll(self, versions: Callable[[], object]) -> None:
+        """Every ``interval`` seconds: wake the log's waiters if the files have had a commit
+        since the last look (a failed look wakes them too: they look for themselves)."""
+        last: object = None
+        while not self._stop.wait(self.interval):
+            try:
+                now = versions()
+            except Exception:
+                log.warning("could not look for commits to the event store", exc_info=True)
+                now = None
+            if now is None or now != last:
+                self.wake()
+            last = now
 
     def _run(self, conninfo: dict[str, Any], channels: list[str]) -> None:
         pause = RECONNECT_FIRST

@@ -25,7 +25,7 @@ from psycopg import sql
 
 import infrastructure.follower
 from infrastructure.config import ConfigurationError, Settings
-from infrastructure.container import Services, listens, read_model_channels
+from infrastructure.container import Services, build_services, listens, read_model_channels
 from infrastructure.follower import LogFollower
 from infrastructure.readmodels.tracking_only import PostgresTrackingView, SQLiteTrackingView
 from infrastructure.watcher import LogWatcher
@@ -304,3 +304,33 @@ def test_two_threads_catching_up_one_follower_take_turns(services: Services) -> 
     assert failures == []
     every = [(str(e.originator_id), e.originator_version) for e in events_of(services)]
     assert projection.applied == every
+
+
+@pytest.mark.parametrize("store", ["sqlite"])
+def test_on_sqlite_one_look_per_interval_wakes_the_logs_followers_only_after_a_commit(
+    settings: Settings,
+) -> None:
+    """SQLite cannot notify: the process's watcher asks SQLite whether the event store's file
+    has had a commit (``data_version``) and wakes the log's waiters only then, so that idle
+    followers do not each read the log every interval; another process's commit (here
+    another set of connections to the same file) wakes them within a few intervals."""
+    watching = build_services(settings)
+    other = build_services(settings)
+    try:
+        watcher = watching.watcher
+        watcher.fallback = 30.0  # a wake-up can only come from a look or a save
+        watcher.start()
+        seen = watcher.wait_log(watcher.log_generation, timeout=0.5)  # the first look
+        assert watcher.wait_log(seen, timeout=0.5) == seen  # nothing committed: nobody woken
+
+        started = time.monotonic()
+        woken: list[int] = []
+        waiter = threading.Thread(target=lambda: woken.append(watcher.wait_log(seen)))
+        waiter.start()
+        start_game(other.app, players=2, seed="another process")
+        waiter.join(10)
+        assert woken and woken[0] > seen
+        assert time.monotonic() - started < 5
+    finally:
+        other.close()
+        watching.close()
