@@ -76,6 +76,9 @@ class GameCache:
         self._games: OrderedDict[UUID, Kept] = OrderedDict()
         self._bytes = 0
         self._guard = threading.Lock()
+        self._latest: UUID | None = None
+        """The game at the end, the most recently used, when it was put or moved there last:
+        a game read again and again (one many watch) is found without the lock."""
         self._stripes = [threading.RLock() for _ in range(LOCK_STRIPES)]
 
     @property
@@ -108,10 +111,15 @@ class GameCache:
     def entry(self, game_id: UUID) -> Kept | None:
         """The kept game with what is known about it, now the most recently used; the caller
         must hold its lock."""
+        if game_id == self._latest:  # the most recently used already: no lock, no move
+            kept: Kept | None = self._games.get(game_id)
+            if kept is not None:
+                return kept
         with self._guard:
             kept = self._games.get(game_id)
             if kept is not None:
                 self._games.move_to_end(game_id)
+                self._latest = game_id
             return kept
 
     def put(self, game: Game, *, measure: bool = False, synced: object = None) -> Kept:
@@ -133,6 +141,7 @@ class GameCache:
             if size > self.max_bytes:
                 return kept
             self._games[game.id] = kept
+            self._latest = game.id
             self._bytes += size
             while self._bytes > self.max_bytes:
                 _, dropped = self._games.popitem(last=False)

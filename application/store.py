@@ -51,9 +51,11 @@ class EventStorage:
     change_token: Callable[[], object] | None = None
     by_topic: EventsByTopic | None = None
     notified_token: Callable[[], object] | None = None
-    """Where the store has no exact change token (PostgreSQL): one that changes whenever the
-    process is notified of a commit (LISTEN/NOTIFY). It may lag a commit by the moment the
-    notification takes to arrive, so only reads that may lag use it (docs/api.md,
+    """A token that changes whenever the process learns of a commit: notified (PostgreSQL's
+    LISTEN/NOTIFY) or seen by the process's watcher (SQLite: one look at ``data_version`` per
+    polling interval), and at once after a save of this process; ``None`` while the process
+    is not told. It may lag another process's commit by the moment the news takes to arrive,
+    so only reads that may lag use it, in place of any exact token (docs/api.md,
     "Consistency")."""
 
 
@@ -123,14 +125,16 @@ class GameStore(Application[UUID]):
 
     def change_token(self, *, may_lag: bool = False) -> object:
         """The store's change token now (``None``: the store has none, ask it each time); with
-        ``may_lag``, a notified token where there is no exact one."""
+        ``may_lag``, the notified token while the process is told of commits (no query)."""
         if self._storage is None:
             return None
-        exact = self._storage.change_token
-        if exact is not None:
-            return exact()
         notified = self._storage.notified_token
-        return notified() if may_lag and notified is not None else None
+        if may_lag and notified is not None:
+            token = notified()
+            if token is not None:
+                return token
+        exact = self._storage.change_token
+        return exact() if exact is not None else None
 
     def load(self, game_id: UUID, version: int | None = None, *, whole_line: bool = False) -> Game:
         """The game now or at ``version``: from the snapshot before it and the events after,

@@ -400,9 +400,10 @@ def transparency_log(
 
 
 def notified_token(watcher: LogWatcher, channel: str) -> Callable[[], object] | None:
-    """A part's notified change token on PostgreSQL (its channel's, from the watcher)."""
+    """A part's notified change token: on PostgreSQL its channel's, from the watcher; on
+    SQLite the watcher's, which looks for commits to every part's file."""
     if not channel:
-        return None
+        return watcher.polled_token
     return lambda: watcher.token(channel)
 
 

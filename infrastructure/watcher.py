@@ -112,6 +112,13 @@ class LogWatcher:
         self._threads = []
         self._polling = False
 
+    def polled_token(self) -> object:
+        """On SQLite, while this watcher looks for commits itself: a value that changes
+        whenever it has seen one (or this process saved); ``None`` otherwise."""
+        if not self._polling:
+            return None
+        return ("polled", self._log_generation)
+
     def token(self, channel: str) -> object:
         """A value that changes whenever ``channel`` is notified (a commit that NOTIFYs it)
         or its LISTEN connection is made anew; ``None`` while it is not listened to (then

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -211,3 +212,59 @@ def test_on_postgres_a_spectators_view_follows_notifications(
     finally:
         first.close()
         second.close()
+
+
+def test_on_sqlite_a_spectators_view_follows_the_watchers_looks(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once the process's watcher looks for commits itself (a server), a spectator's view of
+    an unchanged game asks SQLite nothing at all — not even data_version — and shows another
+    process's commit once the watcher has seen it (within a polling interval or two); a seat's
+    view still asks data_version, so a player always sees their own move (docs/api.md,
+    "Consistency")."""
+    settings = Settings(
+        store="sqlite", sqlite_path=tmp_path / "watched.db", embedded_projections=False
+    )
+    first, second = two_processes(settings)
+    try:
+        second.watcher.start()
+        table = start_game(first.app, players=2)
+        table.step()
+        [store] = second.app.stores
+        for _ in range(200):  # the watcher's first look after the game was made
+            seen = second.app.view(table.game_id)
+            if seen["version"] == first.app.view(table.game_id)["version"]:
+                break
+            time.sleep(0.01)
+        looks = CountingLooks(store)
+        storage = store._storage
+        assert storage is not None and storage.change_token is not None
+        monkeypatch.setattr(store, "_storage", replace(storage, change_token=looks.counted))
+        for _ in range(20):
+            assert second.app.view(table.game_id) == seen
+        assert looks.count == 0
+        second.app.view(table.game_id, table.tokens[0])
+        assert looks.count == 1  # a seat's view asks
+        table.step()  # in the other process: the watcher sees it at its next look
+        for _ in range(200):
+            if second.app.view(table.game_id)["version"] > seen["version"]:
+                break
+            time.sleep(0.01)
+        assert second.app.view(table.game_id) == first.app.view(table.game_id)
+    finally:
+        first.close()
+        second.close()
+
+
+class CountingLooks:
+    """A part's exact change token (SQLite's data_version), counting the looks."""
+
+    def __init__(self, store: GameStore) -> None:
+        storage = store._storage
+        assert storage is not None and storage.change_token is not None
+        self.token = storage.change_token
+        self.count = 0
+
+    def counted(self) -> object:
+        self.count += 1
+        return self.token()
