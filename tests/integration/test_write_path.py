@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 from typing import Any
+from uuid import UUID
 
 import pytest
 
@@ -204,11 +205,7 @@ def test_on_postgres_a_spectators_view_follows_notifications(
         second.app.view(table.game_id, table.tokens[0])
         assert reads.count == before + 1  # a seat's view always asks
         table.step()  # in the other process: NOTIFY reaches the second's watcher
-        for _ in range(200):
-            if second.app.view(table.game_id)["version"] > seen["version"]:
-                break
-            time.sleep(0.01)
-        assert second.app.view(table.game_id) == first.app.view(table.game_id)
+        spectators_catch_up(second, first, table.game_id)
     finally:
         first.close()
         second.close()
@@ -231,11 +228,7 @@ def test_on_sqlite_a_spectators_view_follows_the_watchers_looks(
         table = start_game(first.app, players=2)
         table.step()
         [store] = second.app.stores
-        for _ in range(200):  # the watcher's first look after the game was made
-            seen = second.app.view(table.game_id)
-            if seen["version"] == first.app.view(table.game_id)["version"]:
-                break
-            time.sleep(0.01)
+        seen = spectators_catch_up(second, first, table.game_id)  # the watcher's first look
         looks = CountingLooks(store)
         storage = store._storage
         assert storage is not None and storage.change_token is not None
@@ -246,11 +239,7 @@ def test_on_sqlite_a_spectators_view_follows_the_watchers_looks(
         second.app.view(table.game_id, table.tokens[0])
         assert looks.count == 1  # a seat's view asks
         table.step()  # in the other process: the watcher sees it at its next look
-        for _ in range(200):
-            if second.app.view(table.game_id)["version"] > seen["version"]:
-                break
-            time.sleep(0.01)
-        assert second.app.view(table.game_id) == first.app.view(table.game_id)
+        spectators_catch_up(second, first, table.game_id)
     finally:
         first.close()
         second.close()
@@ -268,3 +257,16 @@ class CountingLooks:
     def counted(self) -> object:
         self.count += 1
         return self.token()
+
+
+def spectators_catch_up(reader: Services, writer: Services, game_id: UUID) -> dict[str, Any]:
+    """Wait (2 s at most) until a spectator's view in ``reader`` is the one ``writer``, which
+    committed last, shows; that view."""
+    latest = writer.app.view(game_id)
+    for _ in range(200):
+        if reader.app.view(game_id)["version"] >= latest["version"]:
+            break
+        time.sleep(0.01)
+    shown = reader.app.view(game_id)
+    assert shown == latest
+    return shown
