@@ -165,6 +165,12 @@ class Games:
                             "Another command was saved first; reload and try again.",
                         ) from None
                     continue
+                except BaseException:
+                    # Not saved (the store unreachable, locked past its timeout, …): the game
+                    # changed in place must not be kept, or its unsaved events would be shown
+                    # and the next command saved after a gap in its versions.
+                    self.cache.discard(game_id)
+                    raise
                 self.cache.put(game, measure=whole_line or _passed_snapshot(before, game.version))
                 return Saved(game.version, count), answer
         raise Conflict("concurrent-update", "The game kept changing; try again.")

@@ -10,6 +10,7 @@ line of play (:mod:`domain.line`), so it does not grow with the game."""
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
@@ -29,6 +30,8 @@ from application.shards import FIRST
 from domain.game import Game, register_game_events
 from domain.line import LineNeeded
 from domain.registry import games
+
+log = logging.getLogger(__name__)
 
 SNAPSHOT_INTERVAL = 50
 """A snapshot at least every 50 events: a view at any version replays at most 49 events
@@ -53,10 +56,10 @@ class EventStorage:
     notified_token: Callable[[], object] | None = None
     """A token that changes whenever the process learns of a commit: notified (PostgreSQL's
     LISTEN/NOTIFY) or seen by the process's watcher (SQLite: one look at ``data_version`` per
-    polling interval), and at once after a save of this process; ``None`` while the process
-    is not told. It may lag another process's commit by the moment the news takes to arrive,
-    so only reads that may lag use it, in place of any exact token (docs/api.md,
-    "Consistency")."""
+    polling interval); ``None`` while the process is not told. It may lag a commit by the
+    moment the news takes to arrive, so only reads that may lag use it, in place of any exact
+    token (docs/api.md, "Consistency"); a command of this process is seen at once all the
+    same, since it leaves its game in the cache as the store now has it."""
 
 
 class EventsByTopic(Protocol):
@@ -194,7 +197,10 @@ class GameStore(Application[UUID]):
         before = game.version - count
         self.save(game)
         if undone or game.version // SNAPSHOT_INTERVAL > before // SNAPSHOT_INTERVAL:
-            self.take_game_snapshot(game)
+            try:
+                self.take_game_snapshot(game)
+            except Exception:  # the events are saved: a later snapshot serves as well
+                log.warning("could not take a snapshot of game %s", game.id, exc_info=True)
         return count
 
     def take_game_snapshot(self, game: Game) -> None:

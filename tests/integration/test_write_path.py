@@ -18,6 +18,7 @@ from typing import Any
 from uuid import UUID
 
 import pytest
+from eventsourcing.persistence import OperationalError
 
 from application.errors import Conflict
 from application.service import GameLedger
@@ -270,3 +271,40 @@ def spectators_catch_up(reader: Services, writer: Services, game_id: UUID) -> di
     shown = reader.app.view(game_id)
     assert shown == latest
     return shown
+
+
+class FailingOnce:
+    """The store's own save, failing the first time as a store that cannot be reached or
+    stays locked would (then saving as usual)."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.save = store.recorder.insert_events
+        self.failed = False
+
+    def insert_events(self, *args: Any, **kwargs: Any) -> Any:
+        if not self.failed:
+            self.failed = True
+            raise OperationalError("database is locked")
+        return self.save(*args, **kwargs)
+
+
+@pytest.mark.parametrize("store", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_a_move_whose_save_fails_is_neither_shown_nor_built_on(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A save that fails for any reason (not only another save first) drops the game the
+    command changed in place: no view shows the unsaved move, and the next move is saved
+    right after the last saved one, with no gap in the game's versions."""
+    app = services.app
+    table = start_game(app, players=2)
+    [store] = app.stores
+    version, seat, move = table.mover()
+    failing = FailingOnce(store)
+    monkeypatch.setattr(store.recorder, "insert_events", failing.insert_events)
+    with pytest.raises(OperationalError):
+        app.play(table.game_id, table.tokens[seat], move, version)
+    assert app.view(table.game_id)["version"] == version
+    assert app.view(table.game_id, table.tokens[seat])["version"] == version
+    table.step()
+    versions = [e.originator_version for e in store.recorder.select_events(table.game_id)]
+    assert versions == list(range(1, len(versions) + 1)) and len(versions) > version
