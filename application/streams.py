@@ -150,9 +150,13 @@ def follow_game(
     ``side``: a tournament table's news, given once the events so far are (and then as they
     come); the stream then ends only once ``side.settled()`` too."""
     last_sent = time.monotonic()
+    looked: int | None = None
     while not stopped():
         seen = waker.generation  # before reading: a save after the read wakes the wait
-        finished, version = _latest(app, game_id)
+        # Woken for this game (or first): read it exactly — the wake-up may have come from
+        # the log before the process's change token moved; a look after a timeout may lag.
+        finished, version = _latest(app, game_id, may_lag=seen == looked)
+        looked = seen
         if version > after:
             if reads is None:
                 items = app.event_log(game_id, token, after, pace.batch)["items"]
@@ -181,11 +185,11 @@ def follow_game(
         waker.wait(seen, min(pace.poll, pace.heartbeat - idle))
 
 
-def _latest(app: GameLedger, game_id: UUID) -> tuple[bool, int]:
-    """Whether the game has ended, and its version, as the process knows it: on PostgreSQL
-    from the game it keeps while no notification says the store has changed (a spectator's
-    read, docs/api.md, "Consistency")."""
-    with app.games.viewing(game_id, may_lag=True) as kept:
+def _latest(app: GameLedger, game_id: UUID, *, may_lag: bool = True) -> tuple[bool, int]:
+    """Whether the game has ended, and its version: as the store has it, or, ``may_lag``, as
+    the process knows it — from the game it keeps while no notification (PostgreSQL) or look
+    (SQLite) says the store has changed (a spectator's read, docs/api.md, "Consistency")."""
+    with app.games.viewing(game_id, may_lag=may_lag) as kept:
         return kept.game.finished, kept.game.version
 
 
