@@ -139,6 +139,10 @@ class Settings:
             )
         if not 0 <= follow_gather <= 1:
             raise ConfigurationError("GAMELEDGER_FOLLOW_GATHER must be from 0 to 1 (seconds).")
+        if not 0.001 <= follow_interval <= 60:  # 0 would make the SQLite watcher's looks spin
+            raise ConfigurationError(
+                "GAMELEDGER_FOLLOW_INTERVAL must be from 0.001 to 60 (seconds)."
+            )
         if lobby_expiry_seconds < 0:
             raise ConfigurationError("GAMELEDGER_LOBBY_EXPIRY_SECONDS must not be negative.")
         _check_interval("CHECKPOINT_INTERVAL", checkpoint_interval)

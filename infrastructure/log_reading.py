@@ -53,12 +53,23 @@ class LogReading:
             kept = self._logs.setdefault(app.name, _Kept())
         with kept.lock:
             found = kept.notifications
-            if found and kept.first <= start <= found[-1].id:
-                at = bisect.bisect_left(found, start, key=_id)
-                return found[at : at + limit]
-            read = list(app.recorder.select_notifications(start, limit))
-            if not read or (found and start < kept.first):
-                return read  # nothing new, or a follower far behind: keep what is kept
+            behind = bool(found) and start < kept.first
+            if not behind:
+                return self._read_ahead(app, kept, start, limit)
+        # A follower far behind reads on its own, without holding up the others.
+        return app.recorder.select_notifications(start, limit)
+
+    def _read_ahead(
+        self, app: Application[Any], kept: _Kept, start: int, limit: int
+    ) -> Sequence[Notification]:
+        """From the kept notifications when they cover ``start``, else from the store, kept
+        (the caller holds ``kept.lock``: the followers woken together read once)."""
+        found = kept.notifications
+        if found and start <= found[-1].id:
+            at = bisect.bisect_left(found, start, key=_id)
+            return found[at : at + limit]
+        read = list(app.recorder.select_notifications(start, limit))
+        if read:
             if found and start == found[-1].id + 1:
                 found.extend(read)
             else:
@@ -68,7 +79,7 @@ class LogReading:
                 dropped = len(found) - self.keep
                 kept.first = found[dropped - 1].id + 1
                 del found[:dropped]
-            return read
+        return read
 
 
 def _id(notification: Notification) -> int:

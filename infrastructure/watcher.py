@@ -6,10 +6,10 @@ whoever waits. However many read models (and, later, streams) a process follows,
 LISTEN connection. That connection may go to the server itself while the pool goes through
 PgBouncer (``GAMELEDGER_POSTGRES_LISTEN_HOST``): LISTEN needs a session. SQLite cannot
 notify: one thread per process asks SQLite every ``interval`` seconds whether any connection
-has committed to the event store's files (``PRAGMA data_version``, one cheap query on a
-connection of its own) and wakes the log's waiters when one has, and a save made in this
-process wakes them at once (:meth:`LogWatcher.wake`); the log's followers no longer each read
-the log every ``interval`` to find nothing new. A lost notification costs at most
+(of this process or another) has committed to the event store's files (``PRAGMA
+data_version``, one cheap query on a connection of its own) and wakes the log's waiters when
+one has; the log's followers no longer each read the log every ``interval`` to find nothing
+new. A lost notification costs at most
 ``fallback`` seconds: waiters always wake by then and look for themselves.
 
 Two kinds of waiter: the followers of the event log (read models, the transparency log, game
@@ -102,10 +102,12 @@ class LogWatcher:
             thread.start()
             self._threads.append(thread)
             self._polling = True
+            self.wake()  # no token given out before this start vouches for anything now
 
     def stop(self) -> None:
         """Stop listening, and wake every waiter."""
         self._stop.set()
+        self._polling = False
         self.wake()
         for thread in self._threads:
             thread.join(timeout=10)
@@ -114,7 +116,7 @@ class LogWatcher:
 
     def polled_token(self) -> object:
         """On SQLite, while this watcher looks for commits itself: a value that changes
-        whenever it has seen one (or this process saved); ``None`` otherwise."""
+        whenever it has seen one (within ``interval`` of the commit); ``None`` otherwise."""
         if not self._polling:
             return None
         return ("polled", self._log_generation)
@@ -129,7 +131,7 @@ class LogWatcher:
         return (live, self._channels.get(channel, 0))
 
     def wake(self) -> None:
-        """The log may have grown (a save of this process, a notification)."""
+        """The log may have grown (a notification, a look that found a commit, a stop)."""
         with self._changed:
             self._generation += 1
             self._log_generation += 1
@@ -168,11 +170,15 @@ class LogWatcher:
         """Every ``interval`` seconds: wake the log's waiters if the files have had a commit
         since the last look (a failed look wakes them too: they look for themselves)."""
         last: object = None
+        failing = False
         while not self._stop.wait(self.interval):
             try:
                 now = versions()
+                failing = False
             except Exception:
-                log.warning("could not look for commits to the event store", exc_info=True)
+                if not failing:  # once per failing spell, not every interval
+                    log.warning("could not look for commits to the event store", exc_info=True)
+                failing = True
                 now = None
             if now is None or now != last:
                 self.wake()

@@ -16,6 +16,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 import psycopg
@@ -276,6 +277,14 @@ def test_the_gathering_is_a_setting() -> None:
         Settings.from_env({"GAMELEDGER_FOLLOW_GATHER": "soon"})
 
 
+def test_the_polling_interval_is_never_zero() -> None:
+    """SQLite's watcher looks at the store once per interval: 0 would make it spin."""
+    assert Settings.from_env({"GAMELEDGER_FOLLOW_INTERVAL": "0.01"}).follow_interval == 0.01
+    for wrong in ("0", "-1", "61"):
+        with pytest.raises(ConfigurationError, match="GAMELEDGER_FOLLOW_INTERVAL"):
+            Settings.from_env({"GAMELEDGER_FOLLOW_INTERVAL": wrong})
+
+
 @both_stores
 def test_two_threads_catching_up_one_follower_take_turns(services: Services) -> None:
     """The follower's own thread and another (a test's, a command's) catching up at once:
@@ -334,3 +343,33 @@ def test_on_sqlite_one_look_per_interval_wakes_the_logs_followers_only_after_a_c
     finally:
         other.close()
         watching.close()
+
+
+@pytest.mark.parametrize("store", ["sqlite"])
+def test_a_restarted_watcher_vouches_for_no_game_seen_before_it(settings: Settings) -> None:
+    """A spectator's view made while the watcher stops, then commits of another process while
+    it is stopped: once it starts again, the token it gives no longer vouches for the game
+    seen before (each start and stop moves it)."""
+    watched = replace(settings, follow_interval=2.0)
+    writer, reader = build_services(watched), build_services(watched)
+    try:
+        table = start_game(writer.app, players=2, seed="restart")
+        table.step()
+        watcher = reader.watcher
+        watcher.start()
+        [poller] = watcher._threads
+        join = poller.join
+
+        def join_after_a_view(timeout: float | None = None) -> None:
+            reader.app.view(table.game_id)  # a spectator's view while the watcher stops
+            join(timeout)
+
+        poller.join = join_after_a_view  # type: ignore[method-assign]
+        watcher.stop()
+        table.step()  # another process's move while the watcher is stopped
+        latest = writer.app.view(table.game_id)["version"]
+        watcher.start()
+        assert reader.app.view(table.game_id)["version"] == latest
+    finally:
+        reader.close()
+        writer.close()
