@@ -9,8 +9,8 @@ notify: one thread per process asks SQLite every ``interval`` seconds whether an
 (of this process or another) has committed to the event store's files (``PRAGMA
 data_version``, one cheap query on a connection of its own) and wakes the log's waiters when
 one has; the log's followers no longer each read the log every ``interval`` to find nothing
-new. A lost notification costs at most
-``fallback`` seconds: waiters always wake by then and look for themselves.
+new. A lost notification costs at most ``fallback`` seconds: waiters always wake by then and
+look for themselves.
 
 Two kinds of waiter: the followers of the event log (read models, the transparency log, game
 streams) wait for the log alone (:meth:`LogWatcher.wait_log`), and the lobby stream waits
@@ -49,7 +49,7 @@ class LogWatcher:
     ) -> None:
         """``listens``: on PostgreSQL, for each database that holds a part of the event store,
         its connection arguments and the channels of its parts (one LISTEN connection each);
-        none on SQLite, where waiters wake every ``interval`` seconds. ``read_models``: the
+        none on SQLite. ``read_models``: the
         channels among those that are read models' (they wake :meth:`wait`, not
         :meth:`wait_log`). ``log_versions``: on SQLite, a value that changes whenever the
         event store's files have had a commit, looked at every ``interval`` seconds once
@@ -112,7 +112,6 @@ class LogWatcher:
         for thread in self._threads:
             thread.join(timeout=10)
         self._threads = []
-        self._polling = False
 
     def polled_token(self) -> object:
         """On SQLite, while this watcher looks for commits itself: a value that changes
