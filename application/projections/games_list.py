@@ -253,9 +253,12 @@ class GamesListProjection(FollowingProjection):
     def process_batch(self, events: list[Any], tracking: Tracking) -> None:
         """Apply consecutive stored events ending at ``tracking``: each game's newest row
         and the last position are written in one transaction (all or nothing)."""
-        rows: dict[UUID, GameRow] = {}
+        newest: dict[UUID, tuple[Game, Any]] = {}
         for stored, game in self.follow(events):
             if game.private:
                 continue  # a private game is not listed (docs/api.md, "Lobby")
-            rows[game.id] = row_of(game, stored.timestamp.isoformat())
-        self.view.upsert_games(list(rows.values()), tracking)
+            newest[game.id] = (game, stored.timestamp)
+        # A game's row once, as it is after its last event of the batch (the game kept is
+        # changed in place by its later events, and no other game's event changes it).
+        rows = [row_of(game, at.isoformat()) for game, at in newest.values()]
+        self.view.upsert_games(rows, tracking)
