@@ -4,6 +4,7 @@ generated from the marshmallow schemas at /api/v1/openapi.json, a browsable docs
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +25,32 @@ from infrastructure.idempotency import idempotency_store
 
 API_VERSION = "1.0.0"
 SWAGGER_ASSETS = "/api/v1/docs/assets"
+SYNC_KEPT = 1024
+"""Functions whose ``ensure_sync`` answer :class:`ServiceFlask` remembers (the app has some
+sixty hooks, views and error handlers)."""
 SWAGGER_UI = Path(flask_swagger_ui.__file__).parent / "dist"
 """Swagger UI 5's files (flask-swagger-ui ships them): it renders OpenAPI 3.1."""
+
+
+class ServiceFlask(Flask):
+    """Flask, deciding once per function whether it must be run as a coroutine. Flask asks
+    it (``ensure_sync``: ``inspect.iscoroutinefunction``) of every hook and view of every
+    request, sixteen times a request here: a tenth of a cached view's time in the process
+    (docs/performance.md, "HTTP"). The hooks and views are the app's own, registered once;
+    what a function needs is remembered for :data:`SYNC_KEPT` functions at most."""
+
+    def __init__(self, import_name: str) -> None:
+        super().__init__(import_name)
+        self._sync: dict[Callable[..., Any], Callable[..., Any]] = {}
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        """Flask's ``ensure_sync``, its answer remembered per function."""
+        found = self._sync.get(func)
+        if found is None:
+            found = super().ensure_sync(func)
+            if len(self._sync) < SYNC_KEPT:
+                self._sync[func] = found
+        return found
 
 
 def create_app(services: Services | None = None, *, follow: bool | None = None) -> Flask:
@@ -34,7 +59,7 @@ def create_app(services: Services | None = None, *, follow: bool | None = None) 
     ``follow`` starts the read models' followers in this process; by default it follows
     ``GAMELEDGER_PROJECTIONS`` (embedded: yes)."""
     services = services or build_services(Settings.from_env())
-    app = Flask("gameledger")
+    app = ServiceFlask("gameledger")
     app.config.update(
         API_TITLE="GameLedger",
         API_VERSION=API_VERSION,

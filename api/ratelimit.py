@@ -22,25 +22,27 @@ requests left). Counts live in memory (one process) or in Redis
 be reached each process counts in its own memory and looks for Redis again every
 :data:`BACKEND_RETRY` seconds.
 
-The counting is the ``limits`` library's (fixed windows, its storages): the library Flask-Limiter
-is built on. Flask-Limiter itself was used until its per-request bookkeeping (resolving,
-filtering and scoping limits for every route) was measured at about a third of a cached game
-view's time (docs/performance.md, "Rate limits"); one hook per request does what the service
-needs of it."""
+The counting is in fixed windows: in this process's memory by :class:`MemoryWindows`, in a
+shared store by the ``limits`` library's storages (it also parses the limits), the library
+Flask-Limiter is built on. Flask-Limiter itself was used until its per-request bookkeeping
+(resolving, filtering and scoping limits for every route) was measured at about a third of a
+cached game view's time (docs/performance.md, "Rate limits"); one hook per request does what
+the service needs of it."""
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import logging
 import math
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from flask import Flask, g, request
 from limits import RateLimitItem, parse_many
-from limits.storage import MemoryStorage, Storage, storage_from_string
-from limits.strategies import FixedWindowRateLimiter
+from limits.storage import Storage, storage_from_string
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
@@ -98,6 +100,11 @@ class Window:
     remaining: int
     reset_at: float
 
+    @property
+    def over(self) -> bool:
+        """Whether the caller has gone over the limit."""
+        return self.remaining < 0
+
     def headers(self) -> dict[str, str]:
         """``X-RateLimit-Limit``, ``-Remaining`` and ``-Reset`` (a Unix time)."""
         return {
@@ -107,14 +114,50 @@ class Window:
         }
 
 
+class MemoryWindows:
+    """Fixed windows counted in this process's memory. Each caller's window is an
+    ``itertools.count``, which hands out its numbers one at a time without a lock of ours:
+    requests of one caller at once never queue behind each other for a lock, as they did in
+    the library's ``MemoryStorage`` (a lock per key, and a thread started every 10 ms to
+    forget old counts; docs/performance.md, "Rate limits"). A window starts at a multiple of
+    its length since the epoch; windows past are forgotten at most once a second."""
+
+    def __init__(self) -> None:
+        self._counters: dict[tuple[str, int, int], Iterator[int]] = {}
+        self._next_sweep = 0.0
+
+    def hit(self, key: str, length: int) -> tuple[int, float]:
+        """Count one request of ``key`` in its window of ``length`` seconds: the count
+        with it, and the window's end (a Unix time)."""
+        now = time.time()
+        index = int(now // length)
+        slot = (key, length, index)
+        counter = self._counters.get(slot)
+        if counter is None:  # dict.setdefault is atomic: one counter per window
+            counter = self._counters.setdefault(slot, itertools.count(1))
+            if now >= self._next_sweep:
+                self._sweep(now)
+        return next(counter), float((index + 1) * length)
+
+    def _sweep(self, now: float) -> None:
+        """Forget the windows that have ended."""
+        self._next_sweep = now + 1.0
+        for slot in list(self._counters):
+            _, length, index = slot
+            if (index + 1) * length <= now:
+                self._counters.pop(slot, None)
+
+
 class Counts:
-    """The counts, in the configured store; in this process's memory while that store cannot
-    be reached (looked for again every :data:`BACKEND_RETRY` seconds)."""
+    """The counts, in the configured store; in this process's memory (:class:`MemoryWindows`)
+    while that store cannot be reached (looked for again every :data:`BACKEND_RETRY`
+    seconds), or when none is configured."""
 
     def __init__(self, storage_uri: str) -> None:
         self._shared: Storage | None = None
-        self._memory: Storage = MemoryStorage()
-        self._counter: Storage = self._memory
+        self._memory = MemoryWindows()
+        self._counter: Storage | None = None
+        """The store counting now: the shared one, or ``None``: memory."""
         if not storage_uri.startswith("memory://"):
             try:
                 shared = storage_from_string(storage_uri, **_timeouts(storage_uri))
@@ -133,33 +176,32 @@ class Counts:
         self._down_since: float | None = None
         self._lock = threading.Lock()
 
-    def hit(self, limit: RateLimitItem, *keys: str) -> Window | None:
-        """Count one request against ``limit`` in its fixed window (the count the store gives
-        back from the increment, and the window's end: two calls to the store, where the
-        library's ``FixedWindowRateLimiter`` makes three, and builds the key twice): the
-        window after the hit, or ``None`` when the caller is over the limit (then the window
-        is :meth:`window`'s)."""
-        storage = self._current()
+    def hit(self, limit: RateLimitItem, *keys: str) -> Window:
+        """Count one request against ``limit`` in its fixed window: the window after the hit
+        (:attr:`Window.over` when the caller has gone over the limit). In a shared store, the
+        count it gives back from the increment and the window's end: two calls, where the
+        library's ``FixedWindowRateLimiter`` makes three and builds the key twice."""
         key = limit.key_for(*keys)
+        length = limit.get_expiry()
+        storage = self._current()
+        if storage is None:
+            count, reset_at = self._memory.hit(key, length)
+            return Window(limit, limit.amount - count, reset_at)
         try:
-            count = storage.incr(key, limit.get_expiry())
+            count = storage.incr(key, length)
             reset_at = storage.get_expiry(key)
         except Exception as error:
             if self._shared is None or not isinstance(error, self._shared.base_exceptions):
                 raise
             self._fall_back(error)
             return self.hit(limit, *keys)
-        return Window(limit, limit.amount - count, reset_at) if count <= limit.amount else None
+        return Window(limit, limit.amount - count, reset_at)
 
-    def window(self, limit: RateLimitItem, *keys: str) -> Window:
-        """The caller's window of ``limit`` without counting."""
-        stats = FixedWindowRateLimiter(self._current()).get_window_stats(limit, *keys)
-        return Window(limit, stats.remaining, stats.reset_time)
-
-    def _current(self) -> Storage:
-        """The counter to use: the shared store's, or memory's while it is down. One request
-        at a time, every :data:`BACKEND_RETRY` seconds, looks whether it is back (outside the
-        lock: the others go on counting in memory meanwhile)."""
+    def _current(self) -> Storage | None:
+        """The store to count in: the shared one, or ``None`` (memory) while it is down or
+        none is configured. One request at a time, every :data:`BACKEND_RETRY` seconds, looks
+        whether it is back (outside the lock: the others go on counting in memory
+        meanwhile)."""
         shared = self._shared
         if self._down_since is None or shared is None:
             return self._counter
@@ -181,7 +223,7 @@ class Counts:
                     "rate limits: the shared store is unreachable (%s); counting in memory", error
                 )
             self._down_since = time.monotonic()
-            self._counter = self._memory
+            self._counter = None
 
 
 def _timeouts(storage_uri: str) -> dict[str, float]:
@@ -213,10 +255,9 @@ class RateLimiter:
         tightest: Window | None = None
         for limit in self.of_class[kind]:
             window = self.counts.hit(limit, KEY_PREFIX, kind, key)
-            if window is None:
-                over = self.counts.window(limit, KEY_PREFIX, kind, key)
-                g.rate_window = over
-                wait = math.ceil(over.reset_at - time.time())
+            if window.over:
+                g.rate_window = window
+                wait = math.ceil(window.reset_at - time.time())
                 return problem(
                     429,
                     "rate-limited",

@@ -2,18 +2,21 @@
 
 A game in the cache is the one copy the process's commands and queries work on: a command
 runs on it in place (no copy) while holding the game's lock, and a query reads it under the
-same lock, so nobody sees a game half changed. What a game costs is estimated from the size
-of its state's JSON form (measured when it enters the cache and again whenever a snapshot of
-it is taken) times :data:`MEMORY_PER_JSON_BYTE`, plus a little per event of its line of play
-kept in memory; the cache drops the least recently used games once the estimates add up to
-more than its budget. Games kept in memory also forget the past of their line of play
+same lock, so nobody sees a game half changed. The views of a game already serialised are
+kept with it whole (:class:`Shown`: replaced, never changed), so that a view asked again is
+answered without the lock (:meth:`Kept.shown_to`): many watching one game do not queue for
+it. What a game costs is estimated from the size of its state's JSON form (measured when it
+enters the cache and again whenever a snapshot of it is taken) times
+:data:`MEMORY_PER_JSON_BYTE`, plus a little per event of its line of play kept in memory; the
+cache drops the least recently used games once the estimates add up to more than its budget.
+Games kept in memory also forget the past of their line of play
 (:meth:`domain.game.Game.trim_line`), so a game's cost follows its state, not its length."""
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from uuid import UUID
@@ -41,31 +44,79 @@ def estimated_bytes(game: Game) -> int:
     return MEMORY_PER_GAME + MEMORY_PER_JSON_BYTE * len(state) + MEMORY_PER_EVENT * line
 
 
+@dataclass(frozen=True)
+class Shown:
+    """The views of one version of a game made so far, serialised: by viewer (the arbiter, a
+    seat, or a spectator; :func:`application.reads.viewer_key`), and which viewer each token
+    seen stands for, by its commitment (``None``: no token). Never changed, only replaced
+    whole, so a reader without the game's lock sees one version's views or none."""
+
+    version: int = 0
+    bodies: Mapping[str, bytes] = field(default_factory=dict)
+    viewers: Mapping[str | None, str] = field(default_factory=dict)
+
+
+NOTHING_SHOWN = Shown()
+
+
 @dataclass
 class Kept:
     """A game kept in memory, with what the process knows about it."""
 
     game: Game
     size: int
-    synced: object = None
-    """The store's change token (:meth:`application.store.GameStore.change_token`) when the
-    game was last known to be the store's latest; ``None``: not known."""
-    documents: dict[str, bytes] = field(default_factory=dict)
-    """Views of the game at ``documents_version``, serialised, by viewer."""
-    documents_version: int = 0
+    synced: tuple[object, ...] = ()
+    """The store's change tokens (:meth:`application.store.GameStore.change_token`) as of
+    which the game was known to be the store's latest, the last two (on SQLite a spectator's
+    token and a seat's are of two kinds, :meth:`application.store.GameStore.change_token`).
+    A game known to be the latest as of a token stays so while the store's token is that
+    one: it only ever moves on with the store."""
+    shown: Shown = NOTHING_SHOWN
+    """The views of the game already serialised (of its version, or of an older one: then
+    none is of use)."""
+
+    def knows(self, token: object) -> bool:
+        """Whether the game is known to be the store's latest as of ``token``."""
+        return token is not None and token in self.synced
+
+    def vouch(self, token: object) -> None:
+        """The game is known to be the store's latest as of ``token`` (``None``: nothing)."""
+        if token is not None and token not in self.synced:
+            self.synced = (token, *self.synced[:1])
 
     def document(self, viewer: str) -> bytes | None:
-        """The serialised view for ``viewer`` of the game as it is, if made already."""
-        if self.documents_version != self.game.version:
-            return None
-        return self.documents.get(viewer)
+        """The serialised view for ``viewer`` of the game as it is, if made already; the
+        caller holds the game's lock."""
+        shown = self.shown
+        return shown.bodies.get(viewer) if shown.version == self.game.version else None
 
-    def keep_document(self, viewer: str, body: bytes) -> None:
-        """Remember the serialised view for ``viewer`` of the game as it is."""
-        if self.documents_version != self.game.version:
-            self.documents = {}
-            self.documents_version = self.game.version
-        self.documents[viewer] = body
+    def keep_document(self, viewer: str, body: bytes, holder: str | None) -> None:
+        """Remember the serialised view for ``viewer`` of the game as it is, asked for with
+        the token whose commitment is ``holder`` (``None``: no token); the caller holds the
+        game's lock."""
+        shown = self.shown
+        version = self.game.version
+        if shown.version != version:
+            shown = Shown(version)
+        elif shown.viewers.get(holder) == viewer and shown.bodies.get(viewer) == body:
+            return
+        self.shown = Shown(
+            version, {**shown.bodies, viewer: body}, {**shown.viewers, holder: viewer}
+        )
+
+    def shown_to(self, holder: str | None) -> tuple[int, bytes] | None:
+        """Without the game's lock: the view of the game, serialised, for the token whose
+        commitment is ``holder`` (``None``: no token), and its version — if made already.
+        The caller knows the game to be the store's latest (:meth:`knows`). The views are of
+        the version the game had when they were made under its lock, which is the version
+        the store holds: a command changing the game in place meanwhile has not been saved
+        (a view at once shows the version before it), and once saved or failed it leaves
+        this entry for a new one (:meth:`GameCache.put`) or none (:meth:`GameCache.discard`)."""
+        shown = self.shown
+        viewer = shown.viewers.get(holder)
+        if viewer is None:
+            return None
+        return shown.version, shown.bodies[viewer]
 
 
 class GameCache:
@@ -131,9 +182,10 @@ class GameCache:
         with self._guard:
             previous = self._games.get(game.id)
         size = previous.size if previous is not None and not measure else estimated_bytes(game)
-        kept = Kept(game, size, synced)
-        if previous is not None and previous.game is game:
-            kept.documents, kept.documents_version = previous.documents, previous.documents_version
+        kept = Kept(game, size)
+        kept.vouch(synced)
+        if previous is not None and previous.shown.version == game.version:
+            kept.shown = previous.shown  # (a new entry's views are of its game's version)
         with self._guard:
             previous = self._games.pop(game.id, None)
             if previous is not None:

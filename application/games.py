@@ -13,6 +13,9 @@ move"): the parts of the event store, the process's cache of games, and the rule
   up to date with the store: one query for events after its version, or none at all where
   the store has a change token that has not changed since the game was last known to be the
   store's latest (SQLite; :class:`application.store.EventStorage`).
+* **A view asked again** (:meth:`Games.look`) is answered without the game's lock when the
+  kept game is known to be the store's latest and that view of its version is serialised
+  already (:class:`application.cache.Shown`).
 * **A game at an old version** (:meth:`Games.at`) is loaded from the snapshot before it and
   never cached."""
 
@@ -22,7 +25,7 @@ import secrets
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError
@@ -37,6 +40,23 @@ T = TypeVar("T")
 
 ATTEMPTS = 5
 """How often a command without an expected version is decided again when other saves win."""
+
+
+class Look(NamedTuple):
+    """What a reader learnt of a game before taking its lock (:meth:`Games.look`)."""
+
+    token: object
+    """The store's change token then."""
+    kept: Kept | None
+    """The kept game then, if any."""
+
+    @property
+    def current(self) -> Kept | None:
+        """The kept game if it was known to be the store's latest as of :attr:`token`: what
+        of it is kept whole (:meth:`application.cache.Kept.shown_to`) may be read without
+        the game's lock."""
+        kept = self.kept
+        return kept if kept is not None and kept.knows(self.token) else None
 
 
 @dataclass(frozen=True)
@@ -79,20 +99,28 @@ class Games:
         with self.viewing(game_id) as kept:
             yield kept.game
 
+    def look(self, game_id: UUID, *, may_lag: bool = False) -> Look:
+        """What a reader can learn of a game without its lock: the store's change token now
+        and the kept game (``may_lag`` as for :meth:`viewing`)."""
+        token = self.store_of(game_id).change_token(may_lag=may_lag)
+        return Look(token, self.cache.entry(game_id))
+
     @contextmanager
-    def viewing(self, game_id: UUID, *, may_lag: bool = False) -> Iterator[Kept]:
+    def viewing(
+        self, game_id: UUID, *, may_lag: bool = False, look: Look | None = None
+    ) -> Iterator[Kept]:
         """The game as the store has it now with what the process keeps of it (its views
         already serialised), to read under its lock. The store is asked for what came after
         the kept game *before* the lock is taken, so that readers of one game wait for each
         other only while they read it, not while the store answers. ``may_lag``: a
         spectator's read, which may trail another process's commit by the moment its
-        notification takes to arrive (PostgreSQL; docs/api.md, "Consistency")."""
+        notification takes to arrive (PostgreSQL; docs/api.md, "Consistency"); ``look``:
+        what the reader learnt already (:meth:`look`, with the same ``may_lag``)."""
         store = self.store_of(game_id)
-        token = store.change_token(may_lag=may_lag)
-        kept = self.cache.entry(game_id)
+        token, kept = look if look is not None else self.look(game_id, may_lag=may_lag)
         newer: list[Game.Event] | None = None
         seen = 0
-        if kept is not None and (token is None or kept.synced != token):
+        if kept is not None and not kept.knows(token):
             seen = kept.game.version
             newer = store.events_after(game_id, seen)
         with self.cache.locked(game_id):
@@ -115,7 +143,7 @@ class Games:
         kept = self.cache.entry(game_id)
         if kept is None:
             return self.cache.put(store.load(game_id), measure=True, synced=token)
-        if token is not None and kept.synced == token:
+        if kept.knows(token):
             return kept
         version = kept.game.version
         if newer is not None and version == seen:
@@ -123,7 +151,7 @@ class Games:
         else:
             game = store.catch_up(kept.game)
         if game is kept.game and game.version == version:
-            kept.synced = token
+            kept.vouch(token)
             return kept
         return self.cache.put(game, measure=_passed_snapshot(version, game.version), synced=token)
 

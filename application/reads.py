@@ -23,6 +23,7 @@ from domain.bots import choose_move
 from domain.game import LEDGER_EVENT_NAMES, Game, event_topic
 from domain.line import LineNeeded
 from domain.protocol import Rules, Viewer
+from domain.randomness import commitment
 
 
 @dataclass(frozen=True)
@@ -109,8 +110,16 @@ class GameReads:
     ) -> Document:
         """:meth:`view` serialised, with the version it shows. The view of the game as it is
         is serialised once per viewer and version and kept with the game (docs/api.md,
-        "Conditional requests"); a view at an older version is made each time."""
-        with self.games.viewing(game_id, may_lag=not token) as kept:
+        "Conditional requests"), and asked again with the same token it is found without the
+        game's lock while the kept game is known to be the store's latest
+        (:class:`application.games.Look`); a view at an older version is made each time."""
+        holder = commitment(token) if token else None
+        look = self.games.look(game_id, may_lag=not token)
+        current = look.current if version is None else None
+        found = current.shown_to(holder) if current is not None else None
+        if found is not None:  # made already for this version and token: no lock
+            return Document(*found)
+        with self.games.viewing(game_id, may_lag=not token, look=look) as kept:
             latest = kept.game
             viewer = viewer_of(latest, token)
             if version is None or version == latest.version:
@@ -118,7 +127,7 @@ class GameReads:
                 body = kept.document(key)
                 if body is None:
                     body = serialised(present_game(latest, viewer))
-                    kept.keep_document(key, body)
+                kept.keep_document(key, body, holder)
                 return Document(latest.version, body)
             if not 1 <= version <= latest.version:
                 raise NotFound("no-such-version", f"The game has versions 1 to {latest.version}.")

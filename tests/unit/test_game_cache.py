@@ -105,3 +105,48 @@ def test_commands_of_two_games_of_one_part_do_not_wait_for_each_other() -> None:
     finally:
         release.set()
         held.join(10)
+
+
+def test_views_kept_are_found_by_the_token_they_were_asked_with() -> None:
+    """A view serialised is kept for the viewer it shows and the token (its commitment) it was
+    asked with: another token, or none, finds nothing until its own view is made."""
+    [game] = games(1)
+    kept = GameCache(max_bytes=10**9).put(game)
+    assert kept.shown_to(None) is None
+    kept.keep_document("spectator", b"spectator's", None)
+    kept.keep_document("seat 0", b"seat 0's", "commitment of seat 0's token")
+    assert kept.shown_to(None) == (game.version, b"spectator's")
+    assert kept.shown_to("commitment of seat 0's token") == (game.version, b"seat 0's")
+    assert kept.shown_to("commitment of seat 1's token") is None
+    kept.keep_document("spectator", b"spectator's", "commitment of a resigned seat's token")
+    assert kept.shown_to("commitment of a resigned seat's token") == (game.version, b"spectator's")
+
+
+def test_a_new_version_of_a_game_keeps_no_views_of_the_last() -> None:
+    """The views kept go with the version they show: a game kept again at another version
+    starts with none, at the same version with the same."""
+    app = GameLedger()
+    table = start_game(app, players=2, seed="views")
+    cache = GameCache(max_bytes=10**9)
+    game = app.games.at(table.game_id)
+    kept = cache.put(game)
+    kept.keep_document("spectator", b"before", None)
+    assert cache.put(game).shown_to(None) == (game.version, b"before")  # same version
+    table.step()
+    moved = app.games.at(table.game_id)
+    assert moved.version > game.version
+    assert cache.put(moved).shown_to(None) is None
+
+
+def test_a_game_known_as_of_a_token_stays_known_as_of_it() -> None:
+    """A kept game remembers the last two change tokens as of which it was the store's latest
+    (on SQLite a spectator's and a seat's are of two kinds); none vouches for nothing."""
+    [game] = games(1)
+    kept = GameCache(max_bytes=10**9).put(game, synced=("polled", 1))
+    assert kept.knows(("polled", 1)) and not kept.knows(None)
+    kept.vouch(7)
+    assert kept.knows(7) and kept.knows(("polled", 1))
+    kept.vouch(("polled", 2))
+    assert kept.knows(("polled", 2)) and kept.knows(7) and not kept.knows(("polled", 1))
+    kept.vouch(None)
+    assert kept.synced == (("polled", 2), 7)
