@@ -49,14 +49,21 @@ class Look(NamedTuple):
     """The store's change token then."""
     kept: Kept | None
     """The kept game then, if any."""
+    seen: int = 0
+    """The kept game's version then, when the store was asked for what came after it."""
+    newer: list[Game.Event] | None = None
+    """What the store held after version :attr:`seen` (``None``: not asked: the token
+    vouched for the kept game, or none was kept)."""
 
     @property
     def current(self) -> Kept | None:
-        """The kept game if it was known to be the store's latest as of :attr:`token`: what
-        of it is kept whole (:meth:`application.cache.Kept.shown_to`) may be read without
-        the game's lock."""
+        """The kept game if it was the store's latest as the reader looked — known so as of
+        :attr:`token`, or the store held nothing after it —: its views already serialised may
+        be read without the game's lock (:meth:`application.cache.Kept.shown_to`)."""
         kept = self.kept
-        return kept if kept is not None and kept.knows(self.token) else None
+        if kept is None or not (kept.knows(self.token) or self.newer == []):
+            return None
+        return kept
 
 
 @dataclass(frozen=True)
@@ -100,10 +107,20 @@ class Games:
             yield kept.game
 
     def look(self, game_id: UUID, *, may_lag: bool = False) -> Look:
-        """What a reader can learn of a game without its lock: the store's change token now
-        and the kept game (``may_lag`` as for :meth:`viewing`)."""
-        token = self.store_of(game_id).change_token(may_lag=may_lag)
-        return Look(token, self.cache.entry(game_id))
+        """What a reader can learn of a game without its lock: the store's change token now,
+        the kept game, and — unless the token vouches for it — what the store holds after
+        it; when that is nothing, the token vouches for the kept game from then on
+        (``may_lag`` as for :meth:`viewing`)."""
+        store = self.store_of(game_id)
+        token = store.change_token(may_lag=may_lag)
+        kept = self.cache.entry(game_id)
+        if kept is None or kept.knows(token):
+            return Look(token, kept)
+        seen = kept.game.version
+        newer = store.events_after(game_id, seen)
+        if not newer:  # the store holds nothing after it: the latest as of the token, read before
+            kept.vouch(token)
+        return Look(token, kept, seen, newer)
 
     @contextmanager
     def viewing(
@@ -111,18 +128,13 @@ class Games:
     ) -> Iterator[Kept]:
         """The game as the store has it now with what the process keeps of it (its views
         already serialised), to read under its lock. The store is asked for what came after
-        the kept game *before* the lock is taken, so that readers of one game wait for each
-        other only while they read it, not while the store answers. ``may_lag``: a
-        spectator's read, which may trail another process's commit by the moment its
-        notification takes to arrive (PostgreSQL; docs/api.md, "Consistency"); ``look``:
-        what the reader learnt already (:meth:`look`, with the same ``may_lag``)."""
+        the kept game *before* the lock is taken (:meth:`look`), so that readers of one game
+        wait for each other only while they read it, not while the store answers.
+        ``may_lag``: a spectator's read, which may trail another process's commit by the
+        moment its notification takes to arrive (PostgreSQL; docs/api.md, "Consistency");
+        ``look``: what the reader learnt already (with the same ``may_lag``)."""
         store = self.store_of(game_id)
-        token, kept = look if look is not None else self.look(game_id, may_lag=may_lag)
-        newer: list[Game.Event] | None = None
-        seen = 0
-        if kept is not None and not kept.knows(token):
-            seen = kept.game.version
-            newer = store.events_after(game_id, seen)
+        token, _, seen, newer = look if look is not None else self.look(game_id, may_lag=may_lag)
         with self.cache.locked(game_id):
             yield self._latest(store, game_id, token, seen, newer)
 

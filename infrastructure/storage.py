@@ -154,6 +154,48 @@ class SQLiteDataVersion:
             self._conn.close()
 
 
+class SQLiteLastEvent:
+    """The id of the last event stored in a SQLite file: a number that changes whenever a
+    commit, of this process or another, stores events, and only then — the event store's
+    exact change token (:class:`application.store.EventStorage`). Each thread asks on a
+    connection of its own: readers of a WAL file never wait for each other, nor for a lock of
+    this process. (``PRAGMA data_version`` counts the commits one connection has seen: the
+    threads of a server shared one, and queued for its lock; docs/performance.md, "HTTP".)
+    Ids are never reused: events are never deleted and the file is never vacuumed."""
+
+    def __init__(self, path: str, table: str) -> None:
+        self._path = path
+        self._statement = f"SELECT MAX(rowid) FROM {table}"
+        self._local = threading.local()
+        self._opened: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()  # to open and to close, never to ask
+        self._closed = False
+
+    def __call__(self) -> object:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._open()
+        found = conn.execute(self._statement).fetchone()
+        return found[0] or 0
+
+    def _open(self) -> sqlite3.Connection:
+        with self._lock:
+            if self._closed:
+                raise sqlite3.ProgrammingError("The store is closed.")
+            conn = sqlite3.connect(self._path, check_same_thread=False, isolation_level=None)
+            self._opened.append(conn)
+        self._local.conn = conn
+        return conn
+
+    def close(self) -> None:
+        """Close every thread's connection."""
+        with self._lock:
+            self._closed = True
+            for conn in self._opened:
+                conn.close()
+            self._opened.clear()
+
+
 class ReadModelConnections(SQLiteConnectionPool):
     """The connections of a read model's SQLite file, each with ``synchronous=NORMAL``: in WAL
     mode a commit then waits for no disk flush. A read model needs no more: its rows and its
@@ -246,7 +288,7 @@ class Storage:
         self.postgres: PostgresDatastore | None = None
         self._pools: dict[tuple[str, int, str, str], PostgresDatastore] = {}
         self._sqlite: dict[str, SQLiteDatastore] = {}
-        self._data_versions: list[SQLiteDataVersion] = []
+        self._data_versions: list[SQLiteDataVersion | SQLiteLastEvent] = []
         if settings.store == "postgres":
             self.postgres = self.pool_for(settings.postgres)
         self.shards = [self._event_recorders(shard) for shard in range(settings.shards)]
@@ -311,15 +353,15 @@ class Storage:
         if self.kind == "sqlite":
             part = self.shard_file(shard)
             sqlite = self.sqlite(part)
-            data_version = SQLiteDataVersion(str(self.settings.sqlite_file(part)))
-            self._data_versions.append(data_version)
+            last_event = SQLiteLastEvent(str(self.settings.sqlite_file(part)), "stored_events")
+            self._data_versions.append(last_event)
             by_topic = SQLiteEventsByTopic(sqlite, "stored_events")
             return EventRecorders(
                 SQLiteApplicationRecorder(sqlite, events_table_name="stored_events"),
                 SQLiteAggregateRecorder(sqlite, events_table_name="stored_snapshots"),
                 "stored_events",
                 "stored_snapshots",
-                data_version,
+                last_event,
                 by_topic,
                 by_topic.ddl(),
             )
