@@ -34,6 +34,7 @@ from application.cache import GameCache, Kept
 from application.errors import Conflict, NotFound
 from application.shards import new_game_id, shard_of
 from application.store import SNAPSHOT_INTERVAL, GameStore
+from domain.errors import GameError
 from domain.game import Game
 
 T = TypeVar("T")
@@ -191,6 +192,24 @@ class Games:
                 before = game.version
                 try:
                     answer = decide(game)
+                except GameError:
+                    if game.pending_events:
+                        self.cache.discard(game_id)
+                    elif store.events_after(game_id, before):
+                        # Refused on the cached game, which the store has passed (another
+                        # process saved since): the refusal may be the stale game's — a seat
+                        # taken since, a turn moved on. Decided on a version that is no
+                        # longer the store's, the command is a conflict; without one, it is
+                        # decided again on the store's game.
+                        self.cache.discard(game_id)
+                        if expected_version is not None:
+                            raise Conflict(
+                                "stale-version",
+                                f"The command was decided on version {expected_version}, "
+                                "but the game has moved on; reload and try again.",
+                            ) from None
+                        continue
+                    raise
                 except BaseException:
                     if game.pending_events:
                         self.cache.discard(game_id)

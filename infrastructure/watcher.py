@@ -35,6 +35,11 @@ RECONNECT_FIRST = 0.5
 RECONNECT_MOST = 10.0
 
 
+STOP_WAIT = 10.0
+"""Seconds :meth:`LogWatcher.stop` waits for each of its threads (a look or a LISTEN
+connection that hangs longer is left to end by itself; a later start never revives it)."""
+
+
 class LogWatcher:
     """Wakes waiters when a followed log may have grown."""
 
@@ -88,16 +93,18 @@ class LogWatcher:
         start looking for commits to the event store's files (once)."""
         if self._threads:
             return
-        self._stop.clear()
+        # A stop event of this start's own: a thread of an earlier start that outlived its
+        # stop's wait keeps the event that was set, and ends as soon as it can.
+        stop = self._stop = threading.Event()
         for conninfo, channels in self._listens:
             thread = threading.Thread(
-                target=self._run, args=(conninfo, channels), name="log-watcher", daemon=True
+                target=self._run, args=(conninfo, channels, stop), name="log-watcher", daemon=True
             )
             thread.start()
             self._threads.append(thread)
         if self._log_versions is not None and not self._listens:
             thread = threading.Thread(
-                target=self._poll, args=(self._log_versions,), name="log-poller", daemon=True
+                target=self._poll, args=(self._log_versions, stop), name="log-poller", daemon=True
             )
             thread.start()
             self._threads.append(thread)
@@ -110,7 +117,7 @@ class LogWatcher:
         self._polling = False
         self.wake()
         for thread in self._threads:
-            thread.join(timeout=10)
+            thread.join(timeout=STOP_WAIT)
         self._threads = []
 
     def polled_token(self) -> object:
@@ -165,12 +172,12 @@ class LogWatcher:
                     break
             return self._log_generation
 
-    def _poll(self, versions: Callable[[], object]) -> None:
+    def _poll(self, versions: Callable[[], object], stop: threading.Event) -> None:
         """Every ``interval`` seconds: wake the log's waiters if the files have had a commit
         since the last look (a failed look wakes them too: they look for themselves)."""
         last: object = None
         failing = False
-        while not self._stop.wait(self.interval):
+        while not stop.wait(self.interval):
             try:
                 now = versions()
                 failing = False
@@ -183,19 +190,21 @@ class LogWatcher:
                 self.wake()
             last = now
 
-    def _run(self, conninfo: dict[str, Any], channels: list[str]) -> None:
+    def _run(self, conninfo: dict[str, Any], channels: list[str], stop: threading.Event) -> None:
         pause = RECONNECT_FIRST
-        while not self._stop.is_set():
+        while not stop.is_set():
             try:
-                self._listen_until_stopped(conninfo, channels)
+                self._listen_until_stopped(conninfo, channels, stop)
                 pause = RECONNECT_FIRST
             except psycopg.Error as error:
                 log.warning("LISTEN connection lost (%s); again in %.1f s", error, pause)
                 self.wake()  # whatever was missed, the waiters look for themselves
-                self._stop.wait(pause)
+                stop.wait(pause)
                 pause = min(RECONNECT_MOST, pause * 2)
 
-    def _listen_until_stopped(self, conninfo: dict[str, Any], channels: list[str]) -> None:
+    def _listen_until_stopped(
+        self, conninfo: dict[str, Any], channels: list[str], stop: threading.Event
+    ) -> None:
         epoch = object()
         try:
             with psycopg.connect(**conninfo, autocommit=True) as conn:
@@ -208,7 +217,7 @@ class LogWatcher:
                 self.wake()  # anything saved before the LISTEN took effect
                 if self._up >= len(self._listens):
                     self.listening.set()
-                while not self._stop.is_set():
+                while not stop.is_set():
                     for notice in conn.notifies(timeout=0.5, stop_after=1):
                         with self._changed:
                             name = notice.channel

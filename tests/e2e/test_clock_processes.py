@@ -47,7 +47,14 @@ def clocked_game(port: int, base_seconds: int) -> str:
     game_id = str(request(port, "POST", "/games", body)["id"])
     for name in ("ann", "bob"):
         request(port, "POST", f"/games/{game_id}/seats", {"name": name})
+    # A spectator's view may trail the other worker's commits (docs/api.md, "Consistency"):
+    # the test reads the game once both seats show.
+    assert eventually(lambda: seated(port, game_id), timeout=5)
     return game_id
+
+
+def seated(port: int, game_id: str) -> bool:
+    return all(seat["joined"] for seat in request(port, "GET", f"/games/{game_id}")["seats"])
 
 
 def flags(port: int, game_id: str) -> list[dict[str, Any]]:

@@ -56,7 +56,7 @@ def storm(env: dict[str, str], tmp_path: Path) -> None:
             request(ports[0], "POST", f"/games/{game_id}/seats", {"name": f"p{n}"})["token"]
             for n in range(2)
         ]
-        view = request(ports[0], "GET", f"/games/{game_id}")
+        view = request(ports[0], "GET", f"/games/{game_id}", token=tokens[0])  # exact
         token = tokens[view["current_players"][0]]
         moves = request(ports[0], "GET", f"/games/{game_id}/legal-moves", token=token)
         body = {"move": moves["moves"][0]["move"], "expected_version": view["version"]}

@@ -127,7 +127,7 @@ def play_a_little(port: int, games: int = 2) -> list[str]:
             request(port, "POST", f"/games/{game_id}/seats", {"name": f"p{n}"})["token"]
             for n in range(2)
         ]
-        view = request(port, "GET", f"/games/{game_id}")
+        view = request(port, "GET", f"/games/{game_id}", token=tokens[0])  # a seat's: exact
         seat = view["current_players"][0]
         moves = request(port, "GET", f"/games/{game_id}/legal-moves", token=tokens[seat])
         request(

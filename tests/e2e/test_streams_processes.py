@@ -43,7 +43,7 @@ def new_game(port: int) -> tuple[str, list[str]]:
 def moves(port: int, game_id: str, tokens: list[str], count: int) -> None:
     """``count`` moves over HTTP, each the first legal move of the seat to play."""
     for _ in range(count):
-        view = request(port, "GET", f"/games/{game_id}")
+        view = request(port, "GET", f"/games/{game_id}", token=tokens[0])  # a seat's: exact
         seat = view["current_players"][0]
         legal = request(port, "GET", f"/games/{game_id}/legal-moves", token=tokens[seat])
         request(

@@ -36,7 +36,7 @@ def ended_game(port: int) -> str:
         request(port, "POST", f"/games/{game_id}/seats", {"name": f"p{n}"})["token"]
         for n in range(2)
     ]
-    view = request(port, "GET", f"/games/{game_id}")
+    view = request(port, "GET", f"/games/{game_id}", token=tokens[1])  # a seat's view: exact
     request(port, "POST", f"/games/{game_id}/resign", {"expected_version": view["version"]},
             token=tokens[0])  # fmt: skip
     return game_id

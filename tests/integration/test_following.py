@@ -25,6 +25,7 @@ from eventsourcing.persistence import Tracking
 from psycopg import sql
 
 import infrastructure.follower
+import infrastructure.watcher
 from infrastructure.config import ConfigurationError, Settings
 from infrastructure.container import Services, build_services, listens, read_model_channels
 from infrastructure.follower import LogFollower
@@ -373,3 +374,37 @@ def test_a_restarted_watcher_vouches_for_no_game_seen_before_it(settings: Settin
     finally:
         reader.close()
         writer.close()
+
+
+def test_a_watcher_started_again_never_revives_a_thread_that_outlived_its_stop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A look that hangs past the stop's wait leaves its thread running; a start after it
+    must not have that thread poll again beside the new one."""
+    monkeypatch.setattr(infrastructure.watcher, "STOP_WAIT", 0.05)
+    hang, hanging = threading.Event(), threading.Event()
+    pollers: set[int] = set()
+
+    def versions() -> object:
+        pollers.add(threading.get_ident())
+        if not hanging.is_set():
+            hanging.set()
+            hang.wait(10)  # the first look hangs
+        return 1
+
+    watcher = LogWatcher(interval=0.01, log_versions=versions)
+    watcher.start()
+    assert hanging.wait(5)
+    [first] = watcher._threads
+    watcher.stop()  # gives up waiting for the hanging look
+    assert first.is_alive()
+    watcher.start()
+    try:
+        hang.set()
+        first.join(5)
+        assert not first.is_alive()  # it ended instead of looking on
+        pollers.clear()
+        time.sleep(0.2)
+        assert len(pollers) == 1  # one thread looks
+    finally:
+        watcher.stop()

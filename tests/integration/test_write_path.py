@@ -21,6 +21,7 @@ import pytest
 from eventsourcing.persistence import OperationalError
 
 from application.errors import Conflict
+from application.lobby import resign
 from application.service import GameLedger
 from application.store import GameStore
 from infrastructure.config import Settings
@@ -308,3 +309,27 @@ def test_a_move_whose_save_fails_is_neither_shown_nor_built_on(
     table.step()
     versions = [e.originator_version for e in store.recorder.select_events(table.game_id)]
     assert versions == list(range(1, len(versions) + 1)) and len(versions) > version
+
+
+@pytest.mark.parametrize("store", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_a_command_refused_on_a_cached_game_another_process_passed_is_a_conflict(
+    settings: Settings,
+) -> None:
+    """A client acts on the version a lagging view showed it (a spectator's view may trail
+    another process's commit, docs/api.md "Consistency"): a process whose cached game is that
+    version must not refuse a token issued since as invalid (a 403 for a seat the client
+    holds) — the command was decided on a version that is no longer the store's: 409
+    ``stale-version``. Without an expected version it is decided on the store's game."""
+    first, second = two_processes(settings)
+    try:
+        game_id = first.app.create_game("azul", 2, seed="lagging")
+        shown = first.app.view(game_id)["version"]  # the first process keeps this version
+        tokens = [second.app.join(game_id, f"p{n}", n).token for n in range(2)]
+        with pytest.raises(Conflict) as refused:
+            resign(first.app, game_id, tokens[0], shown)
+        assert refused.value.code == "stale-version"
+        resign(first.app, game_id, tokens[0], None)  # decided on the store's game
+        assert first.app.view(game_id)["version"] == second.app.view(game_id)["version"]
+    finally:
+        first.close()
+        second.close()
