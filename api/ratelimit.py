@@ -214,6 +214,7 @@ class Counts:
                 log.warning("rate limits: the shared store is back; counting there")
                 self._down_since = None
                 self._counter = shared
+                self._memory = MemoryWindows()  # the outage's windows, never swept again
         return self._counter
 
     def _fall_back(self, error: Exception) -> None:

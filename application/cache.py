@@ -65,24 +65,42 @@ class Kept:
 
     game: Game
     size: int
-    synced: tuple[object, ...] = ()
+    synced: tuple[tuple[object, int], ...] = ()
     """The store's change tokens (:meth:`application.store.GameStore.change_token`) as of
-    which the game was known to be the store's latest, the last two (on SQLite a spectator's
-    token and a seat's are of two kinds, :meth:`application.store.GameStore.change_token`).
-    A game known to be the latest as of a token stays so while the store's token is that
-    one: it only ever moves on with the store."""
+    which the game was known to be the store's latest, with the (saved) version it had then,
+    the last two (on SQLite a spectator's token and a seat's are of two kinds,
+    :meth:`application.store.GameStore.change_token`). A game known to be the latest as of a
+    token stays so while the store's token is that one: it only ever moves on with the store.
+    The version is kept with the token because a command changes the game in place (unsaved)
+    and a command refused after catching the game up moves it on in place (saved): a token
+    vouches for a version of the store, not for whatever the game object holds now."""
     shown: Shown = NOTHING_SHOWN
     """The views of the game already serialised (of its version, or of an older one: then
     none is of use)."""
 
-    def knows(self, token: object) -> bool:
-        """Whether the game is known to be the store's latest as of ``token``."""
-        return token is not None and token in self.synced
+    def known(self, token: object) -> int | None:
+        """The version the game had when it was known to be the store's latest as of
+        ``token``, if it was (``None``: not known)."""
+        if token is not None:
+            for seen, version in self.synced:
+                if seen == token:
+                    return version
+        return None
 
-    def vouch(self, token: object) -> None:
-        """The game is known to be the store's latest as of ``token`` (``None``: nothing)."""
-        if token is not None and token not in self.synced:
-            self.synced = (token, *self.synced[:1])
+    def knows(self, token: object) -> bool:
+        """Whether the game, as it is, is known to be the store's latest as of ``token``; the
+        caller holds the game's lock."""
+        return self.known(token) == self.game.version
+
+    def vouch(self, token: object, version: int | None = None) -> None:
+        """The game at ``version`` (by default as it is; the caller then holds its lock) is
+        known to be the store's latest as of ``token`` (``None``: nothing)."""
+        if token is None:
+            return
+        pair = (token, self.game.version if version is None else version)
+        synced = self.synced
+        if pair not in synced:
+            self.synced = (pair, *[p for p in synced if p[0] != token][:1])
 
     def document(self, viewer: str) -> bytes | None:
         """The serialised view for ``viewer`` of the game as it is, if made already; the
@@ -104,17 +122,15 @@ class Kept:
             version, {**shown.bodies, viewer: body}, {**shown.viewers, holder: viewer}
         )
 
-    def shown_to(self, holder: str | None) -> tuple[int, bytes] | None:
-        """Without the game's lock: the view of the game, serialised, for the token whose
-        commitment is ``holder`` (``None``: no token), and its version — if made already.
-        The caller knows the game to be the store's latest (:meth:`knows`). The views are of
-        the version the game had when they were made under its lock, which is the version
-        the store holds: a command changing the game in place meanwhile has not been saved
-        (a view at once shows the version before it), and once saved or failed it leaves
-        this entry for a new one (:meth:`GameCache.put`) or none (:meth:`GameCache.discard`)."""
+    def shown_to(self, holder: str | None, version: int) -> tuple[int, bytes] | None:
+        """Without the game's lock: the view of the game at ``version``, serialised, for the
+        token whose commitment is ``holder`` (``None``: no token) — if made already. The
+        caller knows ``version`` to be the store's latest (:class:`application.games.Look`);
+        the views kept are of a version the store holds (made under the lock, never while a
+        command has the game changed in place), but maybe not of that one: then none."""
         shown = self.shown
         viewer = shown.viewers.get(holder)
-        if viewer is None:
+        if viewer is None or shown.version != version:
             return None
         return shown.version, shown.bodies[viewer]
 
@@ -183,7 +199,7 @@ class GameCache:
             previous = self._games.get(game.id)
         size = previous.size if previous is not None and not measure else estimated_bytes(game)
         kept = Kept(game, size)
-        kept.vouch(synced)
+        kept.vouch(synced, game.version)
         if previous is not None and previous.shown.version == game.version:
             kept.shown = previous.shown  # (a new entry's views are of its game's version)
         with self._guard:

@@ -51,20 +51,18 @@ class Look(NamedTuple):
     kept: Kept | None
     """The kept game then, if any."""
     seen: int = 0
-    """The kept game's version then, when the store was asked for what came after it."""
+    """The version the store was asked for what came after (0: not asked)."""
     newer: list[Game.Event] | None = None
-    """What the store held after version :attr:`seen` (``None``: not asked: the token
-    vouched for the kept game, or none was kept)."""
+    """What the store held after version :attr:`seen` (``None``: not asked)."""
+    latest: int = 0
+    """The version known to be the store's latest as of :attr:`token` (0: not known): the
+    views of it already serialised may be read without the game's lock
+    (:meth:`application.cache.Kept.shown_to`)."""
 
     @property
     def current(self) -> Kept | None:
-        """The kept game if it was the store's latest as the reader looked — known so as of
-        :attr:`token`, or the store held nothing after it —: its views already serialised may
-        be read without the game's lock (:meth:`application.cache.Kept.shown_to`)."""
-        kept = self.kept
-        if kept is None or not (kept.knows(self.token) or self.newer == []):
-            return None
-        return kept
+        """The kept game, when a version of it is known to be the store's latest."""
+        return self.kept if self.latest else None
 
 
 @dataclass(frozen=True)
@@ -115,13 +113,20 @@ class Games:
         store = self.store_of(game_id)
         token = store.change_token(may_lag=may_lag)
         kept = self.cache.entry(game_id)
-        if kept is None or kept.knows(token):
-            return Look(token, kept)
-        seen = kept.game.version
+        if kept is None:
+            return Look(token, None)
+        shown = kept.shown.version  # a saved version (views are made under the lock)
+        known = kept.known(token)
+        if known is not None and known == shown:
+            return Look(token, kept, latest=known)
+        # Never ask after kept.game.version without the lock: a command may have changed the
+        # game in place (unsaved), and another process may have saved that version already.
+        seen = shown or kept.game.version
         newer = store.events_after(game_id, seen)
-        if not newer:  # the store holds nothing after it: the latest as of the token, read before
-            kept.vouch(token)
-        return Look(token, kept, seen, newer)
+        if newer or not shown:
+            return Look(token, kept, seen, newer)
+        kept.vouch(token, seen)  # the store holds nothing after it: its latest as of token
+        return Look(token, kept, seen, newer, latest=seen)
 
     @contextmanager
     def viewing(
@@ -135,7 +140,7 @@ class Games:
         moment its notification takes to arrive (PostgreSQL; docs/api.md, "Consistency");
         ``look``: what the reader learnt already (with the same ``may_lag``)."""
         store = self.store_of(game_id)
-        token, _, seen, newer = look if look is not None else self.look(game_id, may_lag=may_lag)
+        token, _, seen, newer, _ = look if look is not None else self.look(game_id, may_lag=may_lag)
         with self.cache.locked(game_id):
             yield self._latest(store, game_id, token, seen, newer)
 

@@ -116,7 +116,7 @@ class GameReads:
         holder = commitment(token) if token else None
         look = self.games.look(game_id, may_lag=not token)
         current = look.current if version is None else None
-        found = current.shown_to(holder) if current is not None else None
+        found = current.shown_to(holder, look.latest) if current is not None else None
         if found is not None:  # made already for this version and token: no lock
             return Document(*found)
         with self.games.viewing(game_id, may_lag=not token, look=look) as kept:

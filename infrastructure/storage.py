@@ -16,6 +16,7 @@ Nothing here creates a table: :mod:`infrastructure.schema` does, as one explicit
 
 from __future__ import annotations
 
+import queue
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -157,43 +158,50 @@ class SQLiteDataVersion:
 class SQLiteLastEvent:
     """The id of the last event stored in a SQLite file: a number that changes whenever a
     commit, of this process or another, stores events, and only then — the event store's
-    exact change token (:class:`application.store.EventStorage`). Each thread asks on a
-    connection of its own: readers of a WAL file never wait for each other, nor for a lock of
-    this process. (``PRAGMA data_version`` counts the commits one connection has seen: the
-    threads of a server shared one, and queued for its lock; docs/performance.md, "HTTP".)
-    Ids are never reused: events are never deleted and the file is never vacuumed."""
+    exact change token (:class:`application.store.EventStorage`). Ids are never reused:
+    events are never deleted and the file is never vacuumed.
+
+    Asked on connections of its own, one per caller at once: a caller takes an idle one (or
+    opens one) and gives it back, so readers of the WAL file never wait for each other nor
+    for a lock of this process. (``PRAGMA data_version`` counts the commits one connection
+    has seen: the threads of a server shared one, and queued for its lock;
+    docs/performance.md, "HTTP".) There are never more connections than callers at once,
+    whatever the threads (a server that starts one per request included), and a connection
+    is only ever closed idle: :meth:`close` closes the idle ones, and each one in use when
+    it is given back."""
 
     def __init__(self, path: str, table: str) -> None:
         self._path = path
         self._statement = f"SELECT MAX(rowid) FROM {table}"
-        self._local = threading.local()
-        self._opened: list[sqlite3.Connection] = []
-        self._lock = threading.Lock()  # to open and to close, never to ask
+        self._idle: queue.SimpleQueue[sqlite3.Connection] = queue.SimpleQueue()
         self._closed = False
 
     def __call__(self) -> object:
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = self._open()
-        found = conn.execute(self._statement).fetchone()
+        try:
+            conn = self._idle.get_nowait()
+        except queue.Empty:
+            if self._closed:
+                raise sqlite3.ProgrammingError("The store is closed.") from None
+            conn = sqlite3.connect(self._path, check_same_thread=False, isolation_level=None)
+        try:
+            found = conn.execute(self._statement).fetchone()
+        finally:
+            self._idle.put(conn)
+            if self._closed:
+                self._close_idle()
         return found[0] or 0
 
-    def _open(self) -> sqlite3.Connection:
-        with self._lock:
-            if self._closed:
-                raise sqlite3.ProgrammingError("The store is closed.")
-            conn = sqlite3.connect(self._path, check_same_thread=False, isolation_level=None)
-            self._opened.append(conn)
-        self._local.conn = conn
-        return conn
-
     def close(self) -> None:
-        """Close every thread's connection."""
-        with self._lock:
-            self._closed = True
-            for conn in self._opened:
-                conn.close()
-            self._opened.clear()
+        """Close the connections (those in use as they are given back)."""
+        self._closed = True
+        self._close_idle()
+
+    def _close_idle(self) -> None:
+        while True:
+            try:
+                self._idle.get_nowait().close()
+            except queue.Empty:
+                return
 
 
 class ReadModelConnections(SQLiteConnectionPool):

@@ -268,6 +268,7 @@ def test_counts_go_back_to_redis_when_it_returns(monkeypatch: pytest.MonkeyPatch
         window = counts.hit(limit, "test", "reads", "one")
         assert window is not None and window.remaining == 9  # a fresh count, in Redis again
         assert len(peek.keys("*")) == 1
+        assert not counts._memory._counters  # the outage's counts forgotten (found by review)
     finally:
         server.kill()
         server.wait()

@@ -112,14 +112,20 @@ def test_views_kept_are_found_by_the_token_they_were_asked_with() -> None:
     asked with: another token, or none, finds nothing until its own view is made."""
     [game] = games(1)
     kept = GameCache(max_bytes=10**9).put(game)
-    assert kept.shown_to(None) is None
+    assert kept.shown_to(None, game.version) is None
     kept.keep_document("spectator", b"spectator's", None)
     kept.keep_document("seat 0", b"seat 0's", "commitment of seat 0's token")
-    assert kept.shown_to(None) == (game.version, b"spectator's")
-    assert kept.shown_to("commitment of seat 0's token") == (game.version, b"seat 0's")
-    assert kept.shown_to("commitment of seat 1's token") is None
+    assert kept.shown_to(None, game.version) == (game.version, b"spectator's")
+    assert kept.shown_to("commitment of seat 0's token", game.version) == (
+        game.version,
+        b"seat 0's",
+    )
+    assert kept.shown_to("commitment of seat 1's token", game.version) is None
     kept.keep_document("spectator", b"spectator's", "commitment of a resigned seat's token")
-    assert kept.shown_to("commitment of a resigned seat's token") == (game.version, b"spectator's")
+    assert kept.shown_to("commitment of a resigned seat's token", game.version) == (
+        game.version,
+        b"spectator's",
+    )
 
 
 def test_a_new_version_of_a_game_keeps_no_views_of_the_last() -> None:
@@ -131,11 +137,11 @@ def test_a_new_version_of_a_game_keeps_no_views_of_the_last() -> None:
     game = app.games.at(table.game_id)
     kept = cache.put(game)
     kept.keep_document("spectator", b"before", None)
-    assert cache.put(game).shown_to(None) == (game.version, b"before")  # same version
+    assert cache.put(game).shown_to(None, game.version) == (game.version, b"before")  # same version
     table.step()
     moved = app.games.at(table.game_id)
     assert moved.version > game.version
-    assert cache.put(moved).shown_to(None) is None
+    assert cache.put(moved).shown_to(None, moved.version) is None
 
 
 def test_a_game_known_as_of_a_token_stays_known_as_of_it() -> None:
@@ -149,4 +155,4 @@ def test_a_game_known_as_of_a_token_stays_known_as_of_it() -> None:
     kept.vouch(("polled", 2))
     assert kept.knows(("polled", 2)) and kept.knows(7) and not kept.knows(("polled", 1))
     kept.vouch(None)
-    assert kept.synced == (("polled", 2), 7)
+    assert kept.synced == ((("polled", 2), game.version), (7, game.version))
