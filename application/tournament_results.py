@@ -34,10 +34,12 @@ from application.projections.following import (
     FollowingProjection,
     GamesMarked,
     GameSource,
+    topics_of,
 )
 from application.tournaments import Tournaments
 from domain.errors import GameError
 from domain.game import Game
+from domain.tournament.event_base import TournamentEvent
 from domain.tournament.play_events import RoundPaired
 
 log = logging.getLogger(__name__)
@@ -77,6 +79,15 @@ class ResultsManager(FollowingProjection):
             lambda game: bool(game.tournament),
         )
         """Which games are tournament tables' (only those are followed)."""
+        self._pairing = topics_of(RoundPaired)
+        self._tournament_event = topics_of(TournamentEvent)
+
+    def may_want(self, originator_id: UUID | str, topic: str) -> bool:
+        """Whether an event may pair a round or move a table's game (an event of a game
+        known to be no table's, or of a tournament but no pairing: no)."""
+        return self._pairing(topic) or (
+            not self._tournament_event(topic) and self._tables.may_be(originator_id)
+        )
 
     def wants(self, events: list[Any]) -> bool:
         """Whether the batch pairs a round or moves a table's game (else only the position

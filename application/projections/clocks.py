@@ -88,6 +88,10 @@ class ClocksProjection(FollowingProjection):
         """Which games have a clock (a game's settings are fixed when it is created): only
         those are followed."""
 
+    def may_want(self, originator_id: UUID | str, topic: str) -> bool:
+        """Whether an event may be of a game with a clock (a game known to have none: no)."""
+        return self._clocked.may_be(originator_id)
+
     def wants(self, events: list[Any]) -> bool:
         """Whether the batch moves a game with a clock (else only the position moves:
         infrastructure/follower.py)."""

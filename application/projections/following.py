@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from uuid import UUID
 
 from eventsourcing.persistence import Tracking
+from eventsourcing.utils import resolve_topic
 
 from application.cache import GameCache
 from domain.game import Game
@@ -108,6 +109,11 @@ class GamesMarked:
             self._known[game_id] = known
         return known
 
+    def may_be(self, game_id: UUID | str) -> bool:
+        """False only when the game is known to carry no mark (its events need not be
+        decoded: infrastructure/follower.py, ``Sifting``)."""
+        return not isinstance(game_id, UUID) or self._known.get(game_id) is not False
+
     def among(self, events: list[Any]) -> list[Game.Event]:
         """The events of marked games, in order."""
         return [e for e in events if isinstance(e, Game.Event) and self(e)]
@@ -115,3 +121,22 @@ class GamesMarked:
     def forget(self) -> None:
         """Forget every answer."""
         self._known.clear()
+
+
+def topics_of(kind: type) -> Callable[[str], bool]:
+    """Whether a stored event's topic names an event class of ``kind`` (or a subclass),
+    remembered per topic; a topic that names no class answers yes (the event is decoded, and
+    what fails is the follower's to report)."""
+    known: dict[str, bool] = {}
+
+    def of_kind(topic: str) -> bool:
+        found = known.get(topic)
+        if found is None:
+            try:
+                found = issubclass(resolve_topic(topic), kind)
+            except Exception:
+                found = True
+            known[topic] = found
+        return found
+
+    return of_kind

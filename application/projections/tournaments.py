@@ -24,6 +24,7 @@ import orjson
 from eventsourcing.persistence import Tracking
 
 from application.errors import BadRequest, NotFound
+from application.projections.following import topics_of
 from application.tournament_views import document_of, rated_games, ratings_of, summary_of
 from domain.tournament.aggregate import Tournament
 from domain.tournament.event_base import TournamentEvent
@@ -137,6 +138,11 @@ class TournamentsProjection:
         self._source = source
         self._cache: dict[UUID, Tournament] = {}
         self._rated: dict[UUID, tuple[list[RatedGame], dict[str, Rating]]] = {}
+        self._tournament_event = topics_of(TournamentEvent)
+
+    def may_want(self, originator_id: UUID | str, topic: str) -> bool:
+        """Whether an event may be a tournament's (by its topic alone)."""
+        return self._tournament_event(topic)
 
     def wants(self, events: list[Any]) -> bool:
         """Whether a tournament moved in the batch (else only the position moves:

@@ -169,6 +169,57 @@ def test_games_moving_write_no_tournament_position(services: Services) -> None:
     assert results.view.max_tracking_id(log) == before[1]  # nothing paired yet
 
 
+@both_stores
+def test_events_no_projection_wants_are_not_even_decoded_for_it(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The clocks read model, the tournaments read model and the results manager decode no
+    event of a game known to have no clock and to be no table (after its first), while the
+    games list decodes every one; their read models stay right (a tournament still counts)."""
+    [store] = services.app.stores
+    decoded: dict[str, int] = {}
+    to_domain_event = store.mapper.to_domain_event
+    current: list[str] = ["the test"]
+
+    def counted(notification: Any) -> Any:
+        decoded[current[0]] = decoded.get(current[0], 0) + 1
+        return to_domain_event(notification)
+
+    monkeypatch.setattr(store.mapper, "to_domain_event", counted)
+    table = start_game(services.app, players=2, seed="sifted")
+    followers = {
+        "clocks": services.read_models["clocks"].follower,
+        "tournaments": services.read_models["tournaments"].follower,
+        "tournament_results": services.managers["tournament_results"].follower,
+        "games_list": services.read_models["games_list"].follower,
+    }
+    for name, follower in followers.items():
+        current[:] = [name]
+        follower.catch_up()  # each learns the game's marks from its Created
+    current[:] = ["the test"]
+    before = len(events_of(services))
+    decoded.clear()
+    for _ in range(6):
+        table.step()
+    for name, follower in followers.items():
+        current[:] = [name]
+        follower.catch_up()
+    current[:] = ["the test"]
+    moved = len(events_of(services))
+    assert decoded.get("games_list") == moved - before  # every event of the six moves
+    assert "clocks" not in decoded and "tournament_results" not in decoded
+    assert "tournaments" not in decoded
+    log = store.name
+    assert all(f.position(log) == moved for f in followers.values())
+    tid = services.tournaments.create("azul", {}, None, {"kind": "swiss", "rounds": 1}, "Sift")
+    for name, follower in followers.items():
+        current[:] = [name]
+        follower.catch_up()
+    assert decoded.get("tournaments") == 1  # the tournament's event is decoded for it
+    assert services.read_models["tournaments"].view.max_tracking_id(log) == moved + 1
+    assert tid
+
+
 @pytest.mark.postgres
 @pytest.mark.parametrize("store", ["postgres"])
 def test_a_read_models_notification_does_not_wake_the_logs_followers(
