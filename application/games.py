@@ -14,8 +14,8 @@ move"): the parts of the event store, the process's cache of games, and the rule
   the store has a change token that has not changed since the game was last known to be the
   store's latest (SQLite; :class:`application.store.EventStorage`).
 * **A view asked again** (:meth:`Games.look`) is answered without the game's lock when the
-  kept game is known to be the store's latest and that view of its version is serialised
-  already (:class:`application.cache.Shown`).
+  version of the views kept with the game is known to be the store's latest and that view is
+  serialised already (:class:`application.cache.Shown`).
 * **A game at an old version** (:meth:`Games.at`) is loaded from the snapshot before it and
   never cached."""
 
@@ -107,9 +107,9 @@ class Games:
 
     def look(self, game_id: UUID, *, may_lag: bool = False) -> Look:
         """What a reader can learn of a game without its lock: the store's change token now,
-        the kept game, and — unless the token vouches for it — what the store holds after
-        it; when that is nothing, the token vouches for the kept game from then on
-        (``may_lag`` as for :meth:`viewing`)."""
+        the kept game, and — unless the token vouches for the version of the views kept with
+        it — what the store holds after that version; when that is nothing, the token
+        vouches for that version from then on (``may_lag`` as for :meth:`viewing`)."""
         store = self.store_of(game_id)
         token = store.change_token(may_lag=may_lag)
         kept = self.cache.entry(game_id)
