@@ -200,7 +200,7 @@ class Games:
                 except GameError:
                     if game.pending_events:
                         self.cache.discard(game_id)
-                    elif store.events_after(game_id, before):
+                    elif store.moved_on(game_id, before):
                         # Refused on the cached game, which the store has passed (another
                         # process saved since): the refusal may be the stale game's — a seat
                         # taken since, a turn moved on. Decided on a version that is no

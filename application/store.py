@@ -175,6 +175,11 @@ class GameStore(Application[UUID]):
         """The game's events stored after ``version``."""
         return [cast(Game.Event, stored) for stored in self.events.get(game_id, gt=version)]
 
+    def moved_on(self, game_id: UUID, version: int) -> bool:
+        """Whether the store holds an event of the game after ``version`` (one read at most,
+        nothing decoded but it)."""
+        return bool(list(self.events.get(game_id, gt=version, limit=1)))
+
     def advance(self, game: Game, events: list[Game.Event]) -> Game:
         """``game`` moved on by ``events`` (the ones after its version), in place; or, when
         one of them needs the whole line of play, the game loaded again."""

@@ -211,6 +211,8 @@ class LogWatcher:
                 for channel in channels:
                     conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
                 with self._changed:
+                    if stop.is_set():  # a thread of an earlier start: the live one's stay
+                        return
                     self._up += 1
                     for channel in channels:
                         self._live[channel] = epoch

@@ -459,3 +459,50 @@ def test_a_watcher_started_again_never_revives_a_thread_that_outlived_its_stop(
         assert len(pollers) == 1  # one thread looks
     finally:
         watcher.stop()
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("store", ["postgres"])
+def test_a_listen_thread_that_outlived_its_stop_leaves_the_new_ones_token_alone(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by review: a LISTEN connection of an earlier start that came up only after the
+    next start marked the channels as its own, then, stopping at once, as down: the token
+    was None for good (every spectator's view asked the store) while the new connection
+    listened."""
+    monkeypatch.setattr(infrastructure.watcher, "STOP_WAIT", 0.05)
+    assert settings.postgres is not None
+    conninfo = settings.postgres.listen_conninfo()
+    real = psycopg.connect
+    release, first = threading.Event(), threading.Event()
+
+    def connect(*args: Any, **kwargs: Any) -> Any:
+        if not first.is_set():
+            first.set()
+            release.wait(10)  # the first start's connection hangs
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(infrastructure.watcher.psycopg, "connect", connect)
+    channel = f"outlived_{uuid.uuid4().hex[:8]}"
+    watcher = LogWatcher(interval=0.05, listens=[(conninfo, [channel])])
+    watcher.start()
+    assert first.wait(5)
+    [old] = watcher._threads
+    watcher.stop()
+    assert old.is_alive()
+    watcher.start()
+    try:
+        deadline = time.monotonic() + 5
+        while watcher.token(channel) is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert watcher.token(channel) is not None
+        release.set()
+        old.join(5)
+        assert not old.is_alive()
+        with real(**conninfo, autocommit=True) as conn:
+            conn.execute(sql.SQL("NOTIFY {}").format(sql.Identifier(channel)))
+        time.sleep(0.5)
+        assert watcher.token(channel) is not None
+    finally:
+        release.set()
+        watcher.stop()
