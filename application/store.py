@@ -45,9 +45,10 @@ STORE_NAME = FIRST
 @dataclass(frozen=True)
 class EventStorage:
     """Where one part's events and snapshots are recorded (built by infrastructure/), and,
-    where the store has one, a cheap token that changes whenever anyone commits to it
-    (SQLite's ``PRAGMA data_version``): while it has not changed, a game kept in memory is
-    still the store's latest and a read needs no query."""
+    where the store has one, a cheap token that changes whenever anyone commits events to it
+    (SQLite: the last event's id, :class:`infrastructure.storage.SQLiteLastEvent`): while it
+    has not changed, a game kept in memory is still the store's latest and a read needs no
+    query of its events."""
 
     events: ApplicationRecorder
     snapshots: AggregateRecorder
