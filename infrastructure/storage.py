@@ -296,7 +296,8 @@ class Storage:
         self.postgres: PostgresDatastore | None = None
         self._pools: dict[tuple[str, int, str, str], PostgresDatastore] = {}
         self._sqlite: dict[str, SQLiteDatastore] = {}
-        self._data_versions: list[SQLiteDataVersion | SQLiteLastEvent] = []
+        self._change_tokens: list[SQLiteDataVersion | SQLiteLastEvent] = []
+        """SQLite's change tokens, each with connections of its own (closed with the store)."""
         if settings.store == "postgres":
             self.postgres = self.pool_for(settings.postgres)
         self.shards = [self._event_recorders(shard) for shard in range(settings.shards)]
@@ -362,7 +363,7 @@ class Storage:
             part = self.shard_file(shard)
             sqlite = self.sqlite(part)
             last_event = SQLiteLastEvent(str(self.settings.sqlite_file(part)), "stored_events")
-            self._data_versions.append(last_event)
+            self._change_tokens.append(last_event)
             by_topic = SQLiteEventsByTopic(sqlite, "stored_events")
             return EventRecorders(
                 SQLiteApplicationRecorder(sqlite, events_table_name="stored_events"),
@@ -422,7 +423,7 @@ class Storage:
     def data_version(self, part: str) -> SQLiteDataVersion:
         """SQLite's change token of one of the store's files (``part`` as in :meth:`sqlite`)."""
         found = SQLiteDataVersion(str(self.settings.sqlite_file(part)))
-        self._data_versions.append(found)
+        self._change_tokens.append(found)
         return found
 
     def record_store(self) -> Any:
@@ -445,5 +446,5 @@ class Storage:
             pool.close()
         for datastore in self._sqlite.values():
             datastore.close()
-        for data_version in self._data_versions:
-            data_version.close()
+        for token in self._change_tokens:
+            token.close()
