@@ -60,6 +60,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import cpu_use
 import gunicorn_servers
 import http_load
 import wrk_runner
@@ -84,6 +85,9 @@ class Measure:
     p99_ms: float
     samples: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+    cpu_us: dict[str, float] = field(default_factory=dict)
+    """CPU microseconds per request of the server, the database and the clients
+    (``bench/cpu_use.py``)."""
 
 
 @dataclass
@@ -372,6 +376,25 @@ def measure_case(
 ) -> Measure:
     """One case on one server (``name``: hello or a store) in one round. The hello world is
     sent the first store's requests."""
+    server = running[name]
+    before = cpu_use.snapshot(process.pid for process in server.processes)
+    measure = _measure_case(
+        case, name, round_number=round_number, running=running, prepared=prepared, args=args
+    )
+    spent = cpu_use.snapshot(process.pid for process in server.processes) - before
+    measure.cpu_us = spent.per_request_us(measure.rate * args.duration)
+    return measure
+
+
+def _measure_case(
+    case: str,
+    name: str,
+    *,
+    round_number: int,
+    running: dict[str, Server],
+    prepared: dict[str, StoreGames],
+    args: argparse.Namespace,
+) -> Measure:
     games = prepared[name] if name != "hello" else prepared[args.stores[0]]
     view = games.view_game
     if case == "view":
@@ -421,6 +444,10 @@ def summarise(report: dict[str, Any], args: argparse.Namespace) -> tuple[list[st
                 "errors": sum(m.errors for m in measures),
                 "p50_ms": round(statistics.median(m.p50_ms for m in measures), 2),
                 "p99_ms": round(statistics.median(m.p99_ms for m in measures), 2),
+                "cpu_us_per_request": {
+                    party: round(statistics.median(m.cpu_us[party] for m in measures), 1)
+                    for party in ("server", "database", "clients")
+                },
             }
             samples = [s for m in measures for s in m.samples][:5]
             if samples:
@@ -436,6 +463,35 @@ def summarise(report: dict[str, Any], args: argparse.Namespace) -> tuple[list[st
         lines.append(row)
         cases[case] = summary
     return lines, cases
+
+
+def cpu_table(cases: dict[str, Any], args: argparse.Namespace) -> list[str]:
+    """The CPU microseconds per request of each server (gunicorn's processes, and the runner
+    beside them), the database and the clients, medians of the rounds; the server's own
+    cost against the hello world's as a ratio (hello ÷ server, as the rates)."""
+    titles = [STORE_TITLES[s] for s in args.stores]
+    lines = [
+        "CPU µs per request (server = gunicorn and any runner; database = every PostgreSQL "
+        "process; clients = wrk or the Python client):",
+        "",
+        "| case | hello server | "
+        + "".join(f"{t} server | {t} server ÷ hello, as rates | {t} database | " for t in titles)
+        + "clients (hello / "
+        + " / ".join(titles)
+        + ") |",
+        "|" + "---|" * (3 + 3 * len(titles)),
+    ]
+    for case, summary in cases.items():
+        hello = summary["hello"]["cpu_us_per_request"]
+        row = f"| {CASE_TITLES[case].split(' (')[0]} | {hello['server']:,.0f} |"
+        clients = [f"{hello['clients']:,.0f}"]
+        for store in args.stores:
+            used = summary[store]["cpu_us_per_request"]
+            ratio = hello["server"] / used["server"] if used["server"] else 0.0
+            row += f" {used['server']:,.0f} | **{ratio:.2f}x** | {used['database']:,.0f} |"
+            clients.append(f"{used['clients']:,.0f}")
+        lines.append(row + " " + " / ".join(clients) + " |")
+    return lines
 
 
 def print_progress(message: str) -> None:
@@ -464,6 +520,9 @@ def main() -> None:
     )
     print()
     for line in lines:
+        print(line)
+    print()
+    for line in cpu_table(cases, args):
         print(line)
     print()
     for name, answer in report["notes"]["health_after"].items():
