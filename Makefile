@@ -53,6 +53,9 @@ bench-service: setup
 	$(BIN)/python bench/http_compare.py
 	$(BIN)/python bench/moves_in_process.py
 	$(BIN)/python bench/moves_in_process.py --store postgres
+	$(BIN)/python bench/moves_in_process.py --follow
+	$(BIN)/python bench/moves_in_process.py --follow --store postgres
+	$(BIN)/python bench/pg_save.py
 	$(BIN)/python bench/pg_lock.py
 	$(BIN)/python bench/connections.py
 	$(BIN)/python bench/memory.py factor

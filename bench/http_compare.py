@@ -28,6 +28,12 @@ Cases:
   the two cores with the servers): the moves ratio is against the hello world through that
   client, not wrk's hello-world rate.
 
+Beside the rates, a second table gives the CPU time per request of the server under test
+(gunicorn's processes and any runner), of the PostgreSQL server and of the clients, read
+from the operating system before and after each measurement (``bench/cpu_use.py``): on a
+machine of two cores the rates are bound by the server's processor time, and its time per
+request against the hello world's says what each part costs.
+
 The service's rate limits are raised so that one client address never reaches them
 (``gunicorn_servers.NEVER_LIMITED``: the limiter still counts every request); any error or
 non-2xx answer is counted and shown beside its rate.

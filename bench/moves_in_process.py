@@ -8,7 +8,13 @@ one legal move with its expected version); the read models' followers are not ru
 moves alone; their cost is the HTTP benchmark's, ``bench/http_compare.py``). Alternating
 rounds, medians.
 
-    .venv/bin/python bench/moves_in_process.py [--store sqlite|postgres] [--rounds 5]
+With ``--follow`` the read models' followers run in the process too, as in a worker with the
+read models embedded, and the table gives the processor time per move of each thread (the
+requests' thread, each follower, the log watcher; psutil's per-thread times, which the
+kernel counts in ticks of 10 ms: a few µs per move at most), after each round's followers
+have caught up.
+
+    .venv/bin/python bench/moves_in_process.py [--store sqlite|postgres] [--rounds 5] [--follow]
 """
 
 from __future__ import annotations
@@ -19,13 +25,15 @@ import os
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import hello_app
+import psutil
 from gunicorn_servers import NEVER_LIMITED
-from move_scripts import PreparedGame, prepare_game, record_scripts
+from move_scripts import PreparedGame, Script, prepare_game, record_scripts
 from pgdb import exit_on_sigterm, service_env, temporary_database
 
 from api.app import create_app
@@ -62,15 +70,66 @@ def play(post: Callable[..., object], games: list[PreparedGame]) -> tuple[float,
     return (time.perf_counter() - started) / count * 1e6, count
 
 
+def thread_seconds() -> dict[str, float]:
+    """CPU seconds (user + system) of each of this process's threads so far, by name."""
+    names = {thread.native_id: thread.name for thread in threading.enumerate()}
+    found: dict[str, float] = {}
+    for thread in psutil.Process().threads():
+        name = names.get(thread.id, f"thread {thread.id}")
+        found[name] = found.get(name, 0.0) + thread.user_time + thread.system_time
+    return found
+
+
+def follow_rounds(store: str, rounds: int, scripts: list[Script]) -> None:
+    """Moves with the followers in the process: CPU µs per move of each thread."""
+    with environment(store) as env:
+        settings = Settings.from_env({**os.environ, **env, **NEVER_LIMITED})
+        services = build_services(settings)
+        try:
+            service = create_app(services, follow=True).test_client()
+            spent: dict[str, list[float]] = {}
+            for number in range(rounds + 1):  # the first round warms up, not counted
+                games = [prepare_game(services.app, script) for script in scripts]
+                services.wait(60)
+                before = thread_seconds()
+                _, count = play(service.post, games)
+                services.wait(60)
+                after = thread_seconds()
+                if number == 0:
+                    continue
+                for name, seconds in after.items():
+                    used = (seconds - before.get(name, 0.0)) / count * 1e6
+                    spent.setdefault(name, []).append(used)
+        finally:
+            services.close()
+    medians = {name: statistics.median(values) for name, values in spent.items()}
+    print(f"moves in process with the followers, {store}, Azul 4 players, {rounds} rounds")
+    print("| thread | CPU µs per move |")
+    print("|---|---|")
+    for name, used in sorted(medians.items(), key=lambda item: -item[1]):
+        if used >= 1:
+            print(f"| {name} | {used:,.0f} |")
+    print(f"| **all** | **{sum(medians.values()):,.0f}** |")
+    print(
+        json.dumps({"bench": "moves_in_process", "store": store, "follow": True, "cpu_us": medians})
+    )
+
+
 def main() -> None:
     """Measure and print the table and a JSON line."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--store", choices=["sqlite", "postgres"], default="sqlite")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--games", type=int, default=4, help="games per round")
+    parser.add_argument(
+        "--follow", action="store_true", help="the followers in the process: CPU per thread"
+    )
     args = parser.parse_args()
     exit_on_sigterm()
     scripts = record_scripts(args.games, 4)
+    if args.follow:
+        follow_rounds(args.store, args.rounds, scripts)
+        return
     with environment(args.store) as env:
         settings = Settings.from_env({**os.environ, **env, **NEVER_LIMITED})
         services = build_services(settings)
