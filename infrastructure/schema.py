@@ -35,9 +35,11 @@ from infrastructure.storage import Storage
 
 TLOG = "tlog"
 
-EVENTS_VERSION = 2
+EVENTS_VERSION = 3
 """Version 2 of a part of the event store adds the index of each game's events by topic (the
-event log's ``?type=``)."""
+event log's ``?type=``); version 3, on PostgreSQL, the function ``<table>_insert`` that a save
+calls (:mod:`infrastructure.pgrecorder`: the lock, the NOTIFY and the INSERT in one
+statement)."""
 READ_MODEL_VERSIONS = {
     "games_list": GAMES_LIST_VERSION,
     "turns": 1,
@@ -299,8 +301,8 @@ def _upgrade_postgres(
 def _postgres_ddl(storage: Storage, part: Part, version: int) -> list[Any]:
     """The statements creating one part on PostgreSQL: the library's own for a part of the
     event store (its composite type, tables and indexes; not its optional database
-    functions, which this service does not use) and the topic index; each read model's tables
-    and indexes."""
+    functions, whose insert skips the table's lock) and the service's own (the topic index,
+    the insert function that keeps the lock); each read model's tables and indexes."""
     if part.shard is not None:
         recorders = storage.shards[part.shard]
         statements: list[Any] = []
@@ -308,7 +310,7 @@ def _postgres_ddl(storage: Storage, part: Part, version: int) -> list[Any]:
             for statement in recorder.sql_create_statements:  # type: ignore[attr-defined]
                 if not statement.as_string().startswith("CREATE OR REPLACE FUNCTION"):
                     statements.append(statement)
-        return [*statements, *recorders.topic_index]
+        return [*statements, *recorders.service_ddl]
     if part.name in KEPT_PARTS:
         return list(_kept_store(storage, part.name).ddl())
     view = storage.read_model(part.name)
@@ -368,7 +370,7 @@ def _sqlite_create(conn: sqlite3.Connection, storage: Storage, part: Part, versi
         for recorder in (recorders.events, recorders.snapshots):
             for statement in recorder.create_table_statements:  # type: ignore[attr-defined]
                 conn.execute(statement)
-        for statement in recorders.topic_index:
+        for statement in recorders.service_ddl:
             conn.execute(statement)
     elif part.name in KEPT_PARTS:
         for statement in _kept_store(storage, part.name).ddl():

@@ -101,10 +101,12 @@ class EventRecorders:
     snapshots_table: str
     change_token: Callable[[], object] | None = None
     by_topic: EventsByTopic | None = None
-    topic_index: list[Any] = field(default_factory=list)
+    service_ddl: list[Any] = field(default_factory=list)
+    """The statements creating what the service adds to the library's tables: the index
+    ``by_topic`` reads, and on PostgreSQL the function a save calls
+    (:mod:`infrastructure.schema`)."""
     channel: str = ""
     """The channel a save NOTIFYs (PostgreSQL)."""
-    """The statements creating the index ``by_topic`` reads (:mod:`infrastructure.schema`)."""
 
 
 class SQLiteEventsByTopic:
@@ -356,7 +358,7 @@ class Storage:
                 events,
                 snapshots,
                 by_topic=recorder.select_by_topic,
-                topic_index=recorder.topic_index_ddl(),
+                service_ddl=recorder.service_ddl(),
                 channel=recorder.channel_name,
             )
         if self.kind == "sqlite":

@@ -304,14 +304,16 @@ def test_a_busy_follower_gathers_the_next_events_into_one_batch(services: Servic
     saved meanwhile are applied in one transaction (docs/operations.md, "Read models")."""
     view = tracking_view(services, "gathering")
     projection = Counting(view)
-    follower = LogFollower(services.app.stores, projection, services.watcher, gather=1.0)
+    # Three seconds to gather in: three moves saved on a machine busy with the rest of the
+    # suite once took longer than one.
+    follower = LogFollower(services.app.stores, projection, services.watcher, gather=3.0)
     table = start_game(services.app, players=2, seed="gathered")
     services.watcher.start()
     follower.start()
     try:
         assert follower.wait(services.app.stores[0].name, len(events_of(services)))
         batches = projection.batches
-        for _ in range(3):  # saved within the second the follower lets them gather
+        for _ in range(3):  # saved within the seconds the follower lets them gather
             table.step()
         assert follower.wait(services.app.stores[0].name, len(events_of(services)), timeout=10)
         assert projection.batches == batches + 1
