@@ -28,23 +28,28 @@ class CpuUse:
     server: float
     database: float
     clients: float
+    runner: float = 0.0
+    """The part of ``server`` that is the runner's (``projections run``), if there is one."""
 
     def __sub__(self, other: CpuUse) -> CpuUse:
         return CpuUse(
             self.server - other.server,
             self.database - other.database,
             self.clients - other.clients,
+            self.runner - other.runner,
         )
 
     def per_request_us(self, requests: float) -> dict[str, float]:
         """Microseconds of each party per request answered."""
-        if requests <= 0:
-            return {"server": 0.0, "database": 0.0, "clients": 0.0}
-        return {
-            "server": round(self.server / requests * 1e6, 1),
-            "database": round(self.database / requests * 1e6, 1),
-            "clients": round(self.clients / requests * 1e6, 1),
+        parties = {
+            "server": self.server,
+            "database": self.database,
+            "clients": self.clients,
+            "runner": self.runner,
         }
+        if requests <= 0:
+            return dict.fromkeys(parties, 0.0)
+        return {name: round(seconds / requests * 1e6, 1) for name, seconds in parties.items()}
 
 
 def _seconds(process: psutil.Process) -> float:
@@ -83,7 +88,8 @@ def clients_seconds() -> float:
     return times.children_user + times.children_system
 
 
-def snapshot(server_pids: Iterable[int]) -> CpuUse:
-    """The CPU seconds used so far by the server ``server_pids``, the database and the
-    clients."""
-    return CpuUse(tree_seconds(server_pids), database_seconds(), clients_seconds())
+def snapshot(server_pids: Iterable[int], runner_pid: int | None = None) -> CpuUse:
+    """The CPU seconds used so far by the server ``server_pids`` (of which the runner
+    ``runner_pid``), the database and the clients."""
+    runner = tree_seconds([runner_pid]) if runner_pid is not None else 0.0
+    return CpuUse(tree_seconds(server_pids), database_seconds(), clients_seconds(), runner)

@@ -34,6 +34,8 @@ class Server:
     port: int
     log: Path
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    runner: subprocess.Popen[bytes] | None = None
+    """The ``gameledger projections run`` beside gunicorn, if any (also in ``processes``)."""
 
     @property
     def base(self) -> str:
@@ -121,15 +123,14 @@ def start(
     if app == SERVICE_APP and (workers > 1 if runner is None else runner):
         full_env["GAMELEDGER_PROJECTIONS"] = "external"
         with (log_dir / f"{name}-projections.log").open("wb") as out:
-            server.processes.append(
-                subprocess.Popen(
-                    [str(BIN / "gameledger"), "projections", "run"],
-                    cwd=ROOT,
-                    env=full_env,
-                    stdout=out,
-                    stderr=subprocess.STDOUT,
-                )
+            server.runner = subprocess.Popen(
+                [str(BIN / "gameledger"), "projections", "run"],
+                cwd=ROOT,
+                env=full_env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
             )
+            server.processes.append(server.runner)
     with log.open("wb") as out:
         server.processes.append(
             subprocess.Popen(

@@ -383,11 +383,12 @@ def measure_case(
     """One case on one server (``name``: hello or a store) in one round. The hello world is
     sent the first store's requests."""
     server = running[name]
-    before = cpu_use.snapshot(process.pid for process in server.processes)
+    runner = server.runner.pid if server.runner is not None else None
+    before = cpu_use.snapshot((process.pid for process in server.processes), runner)
     measure = _measure_case(
         case, name, round_number=round_number, running=running, prepared=prepared, args=args
     )
-    spent = cpu_use.snapshot(process.pid for process in server.processes) - before
+    spent = cpu_use.snapshot((process.pid for process in server.processes), runner) - before
     measure.cpu_us = spent.per_request_us(measure.rate * args.duration)
     return measure
 
@@ -452,7 +453,7 @@ def summarise(report: dict[str, Any], args: argparse.Namespace) -> tuple[list[st
                 "p99_ms": round(statistics.median(m.p99_ms for m in measures), 2),
                 "cpu_us_per_request": {
                     party: round(statistics.median(m.cpu_us[party] for m in measures), 1)
-                    for party in ("server", "database", "clients")
+                    for party in ("server", "database", "clients", "runner")
                 },
             }
             samples = [s for m in measures for s in m.samples][:5]
@@ -477,8 +478,9 @@ def cpu_table(cases: dict[str, Any], args: argparse.Namespace) -> list[str]:
     cost against the hello world's as a ratio (hello ÷ server, as the rates)."""
     titles = [STORE_TITLES[s] for s in args.stores]
     lines = [
-        "CPU µs per request (server = gunicorn and any runner; database = every PostgreSQL "
-        "process; clients = wrk or the Python client):",
+        "CPU µs per request (server = gunicorn and any runner, the runner's part in "
+        "parentheses; database = every PostgreSQL process; clients = wrk or the Python "
+        "client):",
         "",
         "| case | hello server | "
         + "".join(f"{t} server | {t} server ÷ hello, as rates | {t} database | " for t in titles)
@@ -494,7 +496,12 @@ def cpu_table(cases: dict[str, Any], args: argparse.Namespace) -> list[str]:
         for store in args.stores:
             used = summary[store]["cpu_us_per_request"]
             ratio = hello["server"] / used["server"] if used["server"] else 0.0
-            row += f" {used['server']:,.0f} | **{ratio:.2f}x** | {used['database']:,.0f} |"
+            server, ratios = f"{used['server']:,.0f}", f"**{ratio:.2f}x**"
+            worker = used["server"] - used["runner"]
+            if used["runner"] and worker > 0:
+                server += f" (runner {used['runner']:,.0f})"
+                ratios += f" (worker alone {hello['server'] / worker:.2f}x)"
+            row += f" {server} | {ratios} | {used['database']:,.0f} |"
             clients.append(f"{used['clients']:,.0f}")
         lines.append(row + " " + " / ".join(clients) + " |")
     return lines

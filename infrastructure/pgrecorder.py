@@ -38,6 +38,8 @@ from eventsourcing.utils import retry
 from psycopg.rows import DictRow
 from psycopg.sql import SQL, Composable, Identifier
 
+from infrastructure.pgsql import rendered
+
 
 def stored_events(rows: list[DictRow]) -> list[StoredEvent]:
     """Rows of the events table as the library's stored events."""
@@ -50,11 +52,6 @@ def stored_events(rows: list[DictRow]) -> list[StoredEvent]:
         )
         for row in rows
     ]
-
-
-def rendered(statement: Composable) -> bytes:
-    """A composed statement as the bytes psycopg sends (identifiers quoted once)."""
-    return statement.as_string().encode()
 
 
 class RenderedPostgresRecorder(PostgresApplicationRecorder):

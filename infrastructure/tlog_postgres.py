@@ -19,6 +19,7 @@ from psycopg.sql import SQL, Composed, Identifier
 
 from application.checkpoints import SignedCheckpoint, TreeHead
 from application.tlog import Key, LogEntry, Node, Pending
+from infrastructure.pgsql import rendered
 from infrastructure.readmodels import tracking
 from infrastructure.tlog_tables import (
     ENTRIES,
@@ -44,6 +45,36 @@ class PostgresLogStore:
         self.t = {name: Identifier(schema, name) for name in (ENTRIES, NODES, HEADS, PENDING,
                                                              SCHEDULE)}  # fmt: skip
         self.lock_name = f"gameledger tlog {schema}"
+        t = self.t
+        self.sql = {
+            "size": rendered(SQL("SELECT MAX(leaf_index) AS m FROM {}").format(t[ENTRIES])),
+            "logged": rendered(
+                SQL(
+                    "SELECT e.game_id, e.version FROM {} e JOIN unnest(%s::text[], "
+                    "%s::integer[]) AS k(game_id, version) "
+                    "ON e.game_id = k.game_id AND e.version = k.version"
+                ).format(t[ENTRIES])
+            ),
+            "entry": rendered(SQL("INSERT INTO {} VALUES (%s, %s, %s, %s, %s, %s)").format(
+                t[ENTRIES])),
+            "node": rendered(SQL("INSERT INTO {} VALUES (%s, %s, %s)").format(t[NODES])),
+            "head": rendered(SQL("INSERT INTO {} VALUES (%s, %s, %s, %s, %s) ON CONFLICT (size) "
+                                 "DO NOTHING").format(t[HEADS])),
+            "pending": rendered(
+                SQL("SELECT game_id, version, chain_head FROM {} ORDER BY game_id").format(
+                    t[PENDING])
+            ),
+            "set_pending": rendered(
+                SQL(
+                    "INSERT INTO {} VALUES (%s, %s, %s) ON CONFLICT (game_id) DO UPDATE SET "
+                    "version = EXCLUDED.version, chain_head = EXCLUDED.chain_head"
+                ).format(t[PENDING])
+            ),
+            "drop_pending": rendered(
+                SQL("DELETE FROM {} WHERE game_id = ANY(%s)").format(t[PENDING])
+            ),
+        }  # fmt: skip
+        """The statements of an append, rendered once (:mod:`infrastructure.pgsql`)."""
 
     def ddl(self) -> list[Composed]:
         """Create the tables."""
@@ -78,9 +109,15 @@ class PostgresLogStore:
 
     @contextmanager
     def transaction(self) -> Iterator[PostgresLogTransaction]:
-        """An append: the log's advisory lock, held until the transaction commits."""
+        """An append: the log's advisory lock, held until the transaction commits. It commits
+        without waiting for the disk unless it stores a signed tree head
+        (:meth:`PostgresLogTransaction.add`): a batch of the checkpointer that only moves
+        running games' pending heads and its position, lost to a crash, is lost whole and
+        applied again (as a read model's, :func:`tracking.unflushed_postgres`); a head, once
+        signed and stored, is durable before anyone can be shown it."""
         with self.datastore.transaction(commit=True) as curs:
             curs.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self.lock_name,))
+            tracking.unflushed_postgres(curs)
             yield PostgresLogTransaction(self, curs)
 
     def max_tracking_id(self, application_name: str) -> int | None:
@@ -180,7 +217,7 @@ class PostgresLogTransaction:
 
     def size(self) -> int:
         """The number of entries."""
-        self.curs.execute(SQL("SELECT MAX(leaf_index) AS m FROM {}").format(self.t[ENTRIES]))
+        self.curs.execute(self.store.sql["size"])
         found = self.curs.fetchone()["m"]
         return 0 if found is None else int(found) + 1
 
@@ -193,10 +230,7 @@ class PostgresLogTransaction:
         if not checkpoints:
             return set()
         self.curs.execute(
-            SQL(
-                "SELECT e.game_id, e.version FROM {} e JOIN unnest(%s::text[], %s::integer[]) "
-                "AS k(game_id, version) ON e.game_id = k.game_id AND e.version = k.version"
-            ).format(self.t[ENTRIES]),
+            self.store.sql["logged"],
             ([c[0] for c in checkpoints], [c[1] for c in checkpoints]),
         )
         return {(str(r["game_id"]), int(r["version"])) for r in self.curs.fetchall()}
@@ -204,34 +238,29 @@ class PostgresLogTransaction:
     def add(
         self, first: int, entries: Sequence[SignedCheckpoint], nodes: Sequence[Node], head: TreeHead
     ) -> None:
-        """Store the entries, their subtree hashes and the grown tree's signed head."""
+        """Store the entries, their subtree hashes and the grown tree's signed head; the
+        transaction then commits durably (the server's ``synchronous_commit``)."""
+        sql = self.store.sql
+        self.curs.execute(b"SET LOCAL synchronous_commit TO DEFAULT")
         if entries:
             self.curs.executemany(
-                SQL("INSERT INTO {} VALUES (%s, %s, %s, %s, %s, %s)").format(self.t[ENTRIES]),
+                sql["entry"],
                 [
                     (first + n, e.game, e.version, e.leaf, e.signature, e.leaf_hash)
                     for n, e in enumerate(entries)
                 ],
             )
         if nodes:
-            self.curs.executemany(
-                SQL("INSERT INTO {} VALUES (%s, %s, %s)").format(self.t[NODES]), list(nodes)
-            )
+            self.curs.executemany(sql["node"], list(nodes))
         self.curs.execute(
-            SQL("INSERT INTO {} VALUES (%s, %s, %s, %s, %s) ON CONFLICT (size) DO NOTHING").format(
-                self.t[HEADS]
-            ),
+            sql["head"],
             (head["size"], bytes.fromhex(head["root_hash"]), head["at"], head["key_id"],
              head["signature"]),
         )  # fmt: skip
 
     def pending(self) -> list[Pending]:
         """Every pending running game, by game id."""
-        self.curs.execute(
-            SQL("SELECT game_id, version, chain_head FROM {} ORDER BY game_id").format(
-                self.t[PENDING]
-            )
-        )
+        self.curs.execute(self.store.sql["pending"])
         return [
             Pending(str(r["game_id"]), int(r["version"]), str(r["chain_head"]))
             for r in self.curs.fetchall()
@@ -241,20 +270,13 @@ class PostgresLogTransaction:
         """Record these heads as pending."""
         if rows:
             self.curs.executemany(
-                SQL(
-                    "INSERT INTO {} VALUES (%s, %s, %s) ON CONFLICT (game_id) DO UPDATE SET "
-                    "version = EXCLUDED.version, chain_head = EXCLUDED.chain_head"
-                ).format(self.t[PENDING]),
-                [(r.game, r.version, r.chain_head) for r in rows],
+                self.store.sql["set_pending"], [(r.game, r.version, r.chain_head) for r in rows]
             )
 
     def drop_pending(self, games: Collection[str]) -> None:
         """These games have no pending head any more."""
         if games:
-            self.curs.execute(
-                SQL("DELETE FROM {} WHERE game_id = ANY(%s)").format(self.t[PENDING]),
-                (list(games),),
-            )
+            self.curs.execute(self.store.sql["drop_pending"], (list(games),))
 
     def last_scheduled(self) -> float:
         """When the schedule last ran (0: never)."""

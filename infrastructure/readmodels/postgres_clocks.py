@@ -11,6 +11,7 @@ from psycopg.sql import SQL, Composed, Identifier
 
 from application.clocks import Due
 from application.projections.clocks import due_of_row, row_params, to_micros
+from infrastructure.pgsql import rendered
 from infrastructure.readmodels import tracking
 from infrastructure.readmodels.clock_rows import SCHEMA_VERSION
 
@@ -31,6 +32,14 @@ class PostgresClocksView(tracking.PostgresTracked):
         self.table_name = f"clocks{suffix}"
         self.tracking_name = f"clocks_tracking{suffix}"
         self.table = Identifier(datastore.schema, self.table_name)
+        self._upsert = rendered(
+            SQL(
+                f"INSERT INTO {{}} ({_COLUMNS}) VALUES (%s, %s, %s, %s) ON CONFLICT (game_id) "
+                "DO UPDATE SET version = EXCLUDED.version, seat = EXCLUDED.seat, "
+                "flag_at_us = EXCLUDED.flag_at_us"
+            ).format(self.table)
+        )
+        self._delete = rendered(SQL("DELETE FROM {} WHERE game_id = %s").format(self.table))
 
     def tables(self) -> list[str]:
         """The tables of this read model, rows first."""
@@ -55,19 +64,13 @@ class PostgresClocksView(tracking.PostgresTracked):
 
     def apply_clocks(self, rows: list[Due], stopped: list[str], position: Tracking) -> None:
         """Write, delete and track, in one transaction (exactly once)."""
-        upsert = SQL(
-            f"INSERT INTO {{}} ({_COLUMNS}) VALUES (%s, %s, %s, %s) ON CONFLICT (game_id) "
-            "DO UPDATE SET version = EXCLUDED.version, seat = EXCLUDED.seat, "
-            "flag_at_us = EXCLUDED.flag_at_us"
-        ).format(self.table)
-        delete = SQL("DELETE FROM {} WHERE game_id = %s").format(self.table)
         with self.datastore.transaction(commit=True) as curs:
             tracking.unflushed_postgres(curs)
             tracking.record_postgres(curs, self.datastore.schema, self.tracking_name, position)
-            for game_id in stopped:
-                curs.execute(delete, (game_id,))
-            for row in rows:
-                curs.execute(upsert, row_params(row))
+            if stopped:
+                curs.executemany(self._delete, [(game_id,) for game_id in stopped])
+            if rows:
+                curs.executemany(self._upsert, [row_params(row) for row in rows])
 
     def due(self, now: datetime, limit: int) -> list[Due]:
         """The rows whose time is up by ``now``, the earliest first."""

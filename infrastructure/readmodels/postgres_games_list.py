@@ -8,6 +8,7 @@ from eventsourcing.postgres import PostgresDatastore
 from psycopg.sql import SQL, Composed, Identifier
 
 from application.projections.games_list import GameRow, Position
+from infrastructure.pgsql import rendered
 from infrastructure.readmodels import tracking
 from infrastructure.readmodels.rows import (
     COLUMNS,
@@ -37,10 +38,12 @@ class PostgresGamesListView(tracking.PostgresTracked):
         self.table_name = f"games_list{suffix}"
         self.tracking_name = f"games_list_tracking{suffix}"
         self.table = Identifier(schema, self.table_name)
-        self._upsert = SQL(
-            f"INSERT INTO {{}} ({COLUMNS}) VALUES ({_VALUES}) "
-            f"ON CONFLICT (game_id) DO UPDATE SET {_UPDATES}"
-        ).format(self.table)
+        self._upsert = rendered(
+            SQL(
+                f"INSERT INTO {{}} ({COLUMNS}) VALUES ({_VALUES}) "
+                f"ON CONFLICT (game_id) DO UPDATE SET {_UPDATES}"
+            ).format(self.table)
+        )
 
     def tables(self) -> list[str]:
         """The tables of this read model, rows first."""
@@ -72,9 +75,8 @@ class PostgresGamesListView(tracking.PostgresTracked):
         with self.datastore.transaction(commit=True) as curs:
             tracking.unflushed_postgres(curs)
             tracking.record_postgres(curs, self.datastore.schema, self.tracking_name, position)
-            for row in rows:
-                curs.execute(self._upsert, to_params(row))
             if rows:
+                curs.executemany(self._upsert, [to_params(row) for row in rows])
                 tracking.notify_postgres(curs, self.datastore.schema, self.name + self.suffix)
 
     def list_games(

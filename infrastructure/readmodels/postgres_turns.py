@@ -7,6 +7,7 @@ from eventsourcing.postgres import PostgresDatastore
 from psycopg.sql import SQL, Composed, Identifier
 
 from application.projections.turns import TurnRow
+from infrastructure.pgsql import rendered
 from infrastructure.readmodels import tracking
 
 _COLUMNS = "game_id, turn, seat, first_version, last_version, notation, summary, undone_at"
@@ -26,6 +27,21 @@ class PostgresTurnsView(tracking.PostgresTracked):
         self.table_name = f"turns{suffix}"
         self.tracking_name = f"turns_tracking{suffix}"
         self.table = Identifier(datastore.schema, self.table_name)
+        self._upsert = rendered(
+            SQL(
+                f"INSERT INTO {{}} ({_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
+                "ON CONFLICT (game_id, first_version) DO UPDATE SET turn = EXCLUDED.turn, "
+                "seat = EXCLUDED.seat, last_version = EXCLUDED.last_version, "
+                "notation = EXCLUDED.notation, summary = EXCLUDED.summary, "
+                "undone_at = EXCLUDED.undone_at"
+            ).format(self.table)
+        )
+        self._mark = rendered(
+            SQL(
+                "UPDATE {} SET undone_at = %s WHERE game_id = %s AND first_version > %s "
+                "AND undone_at IS NULL"
+            ).format(self.table)
+        )
 
     def tables(self) -> list[str]:
         """The tables of this read model, rows first."""
@@ -51,25 +67,15 @@ class PostgresTurnsView(tracking.PostgresTracked):
     def apply_turns(
         self, rows: list[TurnRow], undone: list[tuple[str, int, int]], position: Tracking
     ) -> None:
-        """Write, mark undone and track, in one transaction (exactly once)."""
-        upsert = SQL(
-            f"INSERT INTO {{}} ({_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
-            "ON CONFLICT (game_id, first_version) DO UPDATE SET turn = EXCLUDED.turn, "
-            "seat = EXCLUDED.seat, last_version = EXCLUDED.last_version, "
-            "notation = EXCLUDED.notation, summary = EXCLUDED.summary, "
-            "undone_at = EXCLUDED.undone_at"
-        ).format(self.table)
-        mark = SQL(
-            "UPDATE {} SET undone_at = %s WHERE game_id = %s AND first_version > %s "
-            "AND undone_at IS NULL"
-        ).format(self.table)
+        """Write, mark undone and track, in one transaction (exactly once): the marks, in
+        order, before the rows (a row written again after an undo is not marked)."""
         with self.datastore.transaction(commit=True) as curs:
             tracking.unflushed_postgres(curs)
             tracking.record_postgres(curs, self.datastore.schema, self.tracking_name, position)
-            for game_id, to_version, at in undone:
-                curs.execute(mark, (at, game_id, to_version))
-            for row in rows:
-                curs.execute(upsert, row.as_params())
+            if undone:
+                curs.executemany(self._mark, [(at, game, after) for game, after, at in undone])
+            if rows:
+                curs.executemany(self._upsert, [row.as_params() for row in rows])
 
     def turns_of(
         self, game_id: str, *, include_undone: bool, after: int = 0, limit: int | None = None

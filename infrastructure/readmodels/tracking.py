@@ -148,9 +148,20 @@ def changed_channel(schema: str, read_model: str) -> str:
     return f"{schema}:{read_model}"[:63]
 
 
+@functools.cache
+def _notify_statement(schema: str, read_model: str) -> bytes:
+    """The statement of :func:`notify_postgres`, rendered once per channel."""
+    return (
+        SQL("NOTIFY {}")
+        .format(Identifier(changed_channel(schema, read_model)))
+        .as_string()
+        .encode()
+    )
+
+
 def notify_postgres(cursor: Any, schema: str, read_model: str) -> None:
     """NOTIFY the read model's channel in the open transaction of ``cursor``."""
-    cursor.execute(SQL("NOTIFY {}").format(Identifier(changed_channel(schema, read_model))))
+    cursor.execute(_notify_statement(schema, read_model))
 
 
 class PostgresTracked:

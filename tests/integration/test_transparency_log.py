@@ -330,3 +330,23 @@ def test_every_part_of_a_sharded_store_is_followed(settings: Settings) -> None:
             assert position == (store.recorder.max_notification_id() or None)
     finally:
         services.close()
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("store", ["postgres"], indirect=True)
+def test_only_an_append_that_stores_a_head_waits_for_the_disk(services: Services) -> None:
+    """On PostgreSQL a transaction of the log commits without waiting for the disk while it
+    only moves pending heads and the position (lost to a crash, it is applied again), and
+    with the server's own ``synchronous_commit`` once it stores a signed tree head
+    (infrastructure/tlog_postgres.py)."""
+    store = services.tlog.store
+    with store.transaction() as tx:
+        curs = tx.curs  # type: ignore[attr-defined]
+        curs.execute("SHOW synchronous_commit")
+        assert curs.fetchone()["synchronous_commit"] == "off"
+        append(tx, services.keys.keyring(), [
+            sign_checkpoint(services.keys.keyring(), "durable", 1, "ab" * 32, ended=True)
+        ])  # fmt: skip
+        curs.execute("SHOW synchronous_commit")
+        assert curs.fetchone()["synchronous_commit"] == "on"
+    assert stored_head(store, services.keys, 1) is not None
