@@ -55,6 +55,7 @@ bench-service: setup
 	$(BIN)/python bench/moves_in_process.py --store postgres
 	$(BIN)/python bench/moves_in_process.py --follow
 	$(BIN)/python bench/moves_in_process.py --follow --store postgres
+	$(BIN)/python bench/moves_in_process.py --threads 8
 	$(BIN)/python bench/pg_save.py
 	$(BIN)/python bench/pg_lock.py
 	$(BIN)/python bench/connections.py

@@ -14,7 +14,12 @@ requests' thread, each follower, the log watcher; psutil's per-thread times, whi
 kernel counts in ticks of 10 ms: a few µs per move at most), after each round's followers
 have caught up.
 
-    .venv/bin/python bench/moves_in_process.py [--store sqlite|postgres] [--rounds 5] [--follow]
+With ``--threads N`` the moves come from N threads at once (each with its own games), as a
+gunicorn worker's request threads serve them, and the table gives the process's CPU time per
+move against one thread's in the same run.
+
+    .venv/bin/python bench/moves_in_process.py [--store sqlite|postgres] [--rounds 5]
+        [--follow | --threads 8]
 """
 
 from __future__ import annotations
@@ -32,13 +37,14 @@ from contextlib import contextmanager
 
 import hello_app
 import psutil
+from flask import Flask
 from gunicorn_servers import NEVER_LIMITED
 from move_scripts import PreparedGame, Script, prepare_game, record_scripts
 from pgdb import exit_on_sigterm, service_env, temporary_database
 
 from api.app import create_app
 from infrastructure.config import Settings
-from infrastructure.container import build_services
+from infrastructure.container import Services, build_services
 
 HEADERS = {"Content-Type": "application/json"}
 
@@ -115,6 +121,50 @@ def follow_rounds(store: str, rounds: int, scripts: list[Script]) -> None:
     )
 
 
+def run_threads(app: Flask, services: Services, scripts: list[Script], count: int) -> float:
+    """Play ``scripts``' games from ``count`` threads at once: process CPU µs per move."""
+    games = [prepare_game(services.app, script) for script in scripts]
+    shares = [games[n::count] for n in range(count)]
+    moves = [0] * count
+
+    def run(n: int) -> None:
+        moves[n] = play(app.test_client().post, shares[n])[1]
+
+    started = time.process_time()
+    workers = [threading.Thread(target=run, args=(n,)) for n in range(count)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return (time.process_time() - started) / sum(moves) * 1e6
+
+
+def threaded_rounds(store: str, rounds: int, scripts: list[Script], threads: int) -> None:
+    """Moves from ``threads`` threads at once (each its own games and test client), as a
+    gunicorn worker's request threads serve them: the process's CPU µs per move, against
+    one thread's in the same run."""
+    with environment(store) as env:
+        settings = Settings.from_env({**os.environ, **env, **NEVER_LIMITED})
+        services = build_services(settings)
+        try:
+            app = create_app(services, follow=False)
+            spent: dict[int, list[float]] = {1: [], threads: []}
+            for number in range(rounds + 1):  # the first round warms up, not counted
+                for count, values in spent.items():
+                    used = run_threads(app, services, scripts, count)
+                    if number:
+                        values.append(used)
+        finally:
+            services.close()
+    medians = {count: statistics.median(values) for count, values in spent.items()}
+    print(f"moves in process from several threads, {store}, Azul 4 players, {rounds} rounds")
+    print("| threads | process CPU µs per move |")
+    print("|---|---|")
+    for count, used in medians.items():
+        print(f"| {count} | {used:,.0f} |")
+    print(json.dumps({"bench": "moves_in_process", "store": store, "cpu_us": medians}))
+
+
 def main() -> None:
     """Measure and print the table and a JSON line."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -124,11 +174,17 @@ def main() -> None:
     parser.add_argument(
         "--follow", action="store_true", help="the followers in the process: CPU per thread"
     )
+    parser.add_argument(
+        "--threads", type=int, default=0, help="moves from this many threads at once: CPU"
+    )
     args = parser.parse_args()
     exit_on_sigterm()
     scripts = record_scripts(args.games, 4)
     if args.follow:
         follow_rounds(args.store, args.rounds, scripts)
+        return
+    if args.threads > 1:
+        threaded_rounds(args.store, args.rounds, record_scripts(2 * args.threads, 4), args.threads)
         return
     with environment(args.store) as env:
         settings = Settings.from_env({**os.environ, **env, **NEVER_LIMITED})
