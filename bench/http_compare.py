@@ -383,36 +383,35 @@ def measure_case(
     """One case on one server (``name``: hello or a store) in one round. The hello world is
     sent the first store's requests."""
     server = running[name]
+    games = prepared[name] if name != "hello" else prepared[args.stores[0]]
     runner = server.runner.pid if server.runner is not None else None
     before = cpu_use.snapshot((process.pid for process in server.processes), runner)
-    measure = _measure_case(
-        case, name, round_number=round_number, running=running, prepared=prepared, args=args
-    )
+    measure = run_case(case, server, games, round_number, args, hello=name == "hello")
     spent = cpu_use.snapshot((process.pid for process in server.processes), runner) - before
     measure.cpu_us = spent.per_request_us(measure.rate * args.duration)
     return measure
 
 
-def _measure_case(
+def run_case(
     case: str,
-    name: str,
-    *,
+    server: Server,
+    games: StoreGames,
     round_number: int,
-    running: dict[str, Server],
-    prepared: dict[str, StoreGames],
     args: argparse.Namespace,
+    *,
+    hello: bool,
 ) -> Measure:
-    games = prepared[name] if name != "hello" else prepared[args.stores[0]]
+    """Measure one case on ``server`` with ``games``' requests (the hello world's moves: the
+    same requests over and over, as it keeps no game)."""
     view = games.view_game
     if case == "view":
-        return measure_get(running[name], f"/api/v1/games/{view.game_id}", None, args)
+        return measure_get(server, f"/api/v1/games/{view.game_id}", None, args)
     if case == "view-seat":
-        return measure_get(running[name], f"/api/v1/games/{view.game_id}", view.tokens[0], args)
+        return measure_get(server, f"/api/v1/games/{view.game_id}", view.tokens[0], args)
     if case == "list":
-        return measure_get(running[name], "/api/v1/games", None, args)
+        return measure_get(server, "/api/v1/games", None, args)
     if case == "moves":
-        work = games.move_pools[round_number]
-        return measure_moves(running[name], work, name == "hello", args)
+        return measure_moves(server, games.move_pools[round_number], hello, args)
     raise ValueError(f"unknown case {case}")
 
 
