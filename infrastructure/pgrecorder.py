@@ -8,23 +8,24 @@ one round trip (docs/performance.md, "Application"):
   once and remembers;
 * the library's save waits for the answer to its INSERT before it sends the COMMIT, holding the
   table's lock across a round trip to the client, and sends five statements. This recorder's
-  save is one statement: a call of the database function ``<table>_insert``, which takes the
-  table's lock, NOTIFYs and inserts, in the implicit transaction of the call (the connections
-  are in autocommit), so the lock is held only while the server inserts and commits, and the
-  client waits on its socket once (psycopg's pipeline of the five statements cost the client
-  some 250 µs of CPU a save against 40 µs for one statement; docs/performance.md, "Where the
-  processor's time goes"). The function is created by the schema's upgrade (the event store's
-  version 3, :mod:`infrastructure.schema`). A refused INSERT (another save came first) rolls
-  the transaction back and is raised as the library's ``IntegrityError`` all the same;
+  save is one statement: a call of the database function ``<table>_insert``, which sets the
+  lock timeout for its transaction, takes the table's lock, NOTIFYs and inserts, in the
+  implicit transaction of the call (the connections are in autocommit), so the lock is held
+  only while the server inserts and commits, and the client waits on its socket once
+  (psycopg's pipeline of the five statements cost the client some 250 µs of CPU a save against
+  40 µs for one statement; docs/performance.md, "Where the processor's time goes"). The
+  function is created by the schema's upgrade (the event store's version 4 on PostgreSQL,
+  :mod:`infrastructure.schema`). A refused INSERT (another save came first) rolls the
+  transaction back and is raised as the library's ``IntegrityError`` all the same;
 * the library inserts an array of a composite type, which psycopg builds in Python, field by
   field; this recorder inserts four arrays of plain types (``unnest`` of ids, versions,
   topics, states), the same rows in the same order.
 
-The lock, the NOTIFY and the INSERT, in that order, are the library's own; so is the lock's
-timeout (each connection's ``lock_timeout``, set when it is opened). A process of an earlier
-version saving through the five statements takes the same lock, so the two can share a store
-(tests/integration/test_pg_save.py checks the save: its ids in order, all or nothing, the
-NOTIFY, the lock, the upgrade that makes the function)."""
+The lock's timeout (``SET LOCAL``), the lock, the NOTIFY and the INSERT, in that order, are the
+library's own. A process of an earlier version saving through the five statements takes the
+same lock, so the two can share a store (tests/integration/test_pg_save.py checks the save: its
+ids in order, all or nothing, the NOTIFY, the lock and its timeout, the upgrade that makes the
+function)."""
 
 from __future__ import annotations
 
@@ -62,10 +63,14 @@ class RenderedPostgresRecorder(PostgresApplicationRecorder):
         self._function = Identifier(datastore.schema, f"{events_table_name}_insert")
         self._insert = rendered(
             SQL(
-                "SELECT inserted AS notification_id "
-                "FROM {}(%s::uuid[], %s::bigint[], %s::text[], %s::bytea[]) AS inserted"
+                "SELECT inserted AS notification_id FROM "
+                "{}(%s::uuid[], %s::bigint[], %s::text[], %s::bytea[], %s::text) AS inserted"
             ).format(self._function)
         )
+        self._lock_wait = f"{max(1, int(datastore.lock_timeout))}s"
+        """How long a save waits for the table's lock, set in its own transaction (the
+        library's ``SET LOCAL lock_timeout``): a session setting does not follow a client
+        from one server connection to the next behind a transaction-pooling PgBouncer."""
         self._select: dict[tuple[bool, bool, bool, bool], bytes] = {}
         self._by_topic = rendered(
             SQL(
@@ -83,10 +88,15 @@ class RenderedPostgresRecorder(PostgresApplicationRecorder):
             SQL(
                 "CREATE INDEX IF NOT EXISTS {} ON {} (originator_id, topic, originator_version)"
             ).format(Identifier(f"{self.events_table_name}_topic_idx"), table),
+            # The first function (the event store's version 3) took no lock timeout.
+            SQL("DROP FUNCTION IF EXISTS {}(uuid[], bigint[], text[], bytea[])").format(
+                self._function
+            ),
             SQL(
                 "CREATE OR REPLACE FUNCTION {function}("
-                "ids uuid[], versions bigint[], topics text[], states bytea[]) "
+                "ids uuid[], versions bigint[], topics text[], states bytea[], lock_wait text) "
                 "RETURNS SETOF bigint LANGUAGE plpgsql AS $body$ BEGIN "
+                "PERFORM set_config('lock_timeout', lock_wait, true); "
                 "LOCK TABLE {table} IN EXCLUSIVE MODE; "
                 "NOTIFY {channel}; "
                 "RETURN QUERY INSERT INTO {table} "
@@ -120,6 +130,7 @@ class RenderedPostgresRecorder(PostgresApplicationRecorder):
             [e.originator_version for e in stored_events],
             [e.topic for e in stored_events],
             [e.state for e in stored_events],
+            self._lock_wait,
         )
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
             curs.execute(self._insert, columns, prepare=True)

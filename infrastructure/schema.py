@@ -35,11 +35,15 @@ from infrastructure.storage import Storage
 
 TLOG = "tlog"
 
-EVENTS_VERSION = 3
+EVENTS_VERSION = 4
 """Version 2 of a part of the event store adds the index of each game's events by topic (the
-event log's ``?type=``); version 3, on PostgreSQL, the function ``<table>_insert`` that a save
-calls (:mod:`infrastructure.pgrecorder`: the lock, the NOTIFY and the INSERT in one
-statement)."""
+event log's ``?type=``). On PostgreSQL, version 3 adds the function ``<table>_insert`` that a
+save calls (:mod:`infrastructure.pgrecorder`: the lock, the NOTIFY and the INSERT in one
+statement), and version 4 gives it the lock's timeout to set in its own transaction. Neither
+changes anything on SQLite, whose parts need version 2 (:data:`SQLITE_EVENTS_VERSION`): a
+store made there by an earlier version is not refused for want of an upgrade that does
+nothing."""
+SQLITE_EVENTS_VERSION = 2
 READ_MODEL_VERSIONS = {
     "games_list": GAMES_LIST_VERSION,
     "turns": 1,
@@ -90,8 +94,9 @@ class Part:
 
 def parts(storage: Storage) -> list[Part]:
     """Every part of the store's schema."""
+    events_version = EVENTS_VERSION if storage.kind == "postgres" else SQLITE_EVENTS_VERSION
     events = [
-        Part("events" if shard == 0 else f"events_{store_name(shard)}", EVENTS_VERSION,
+        Part("events" if shard == 0 else f"events_{store_name(shard)}", events_version,
              storage.shard_file(shard), shard)
         for shard in range(storage.settings.shards)
     ]  # fmt: skip

@@ -240,7 +240,12 @@ class PooledDatastore(PostgresDatastore):
             lock_timeout=pg.lock_timeout,
             schema=pg.schema,
         )
-        unprepared = {} if pg.prepared else {"cursor_factory": UnpreparedCursor}
+        # Unprepared: no statement is prepared on the server, whether asked for (the library's
+        # ``prepare=True``: UnpreparedCursor) or by psycopg itself (``executemany`` prepares
+        # after five rows; ``prepare_threshold=None`` turns that off).
+        unprepared = (
+            {} if pg.prepared else {"cursor_factory": UnpreparedCursor, "prepare_threshold": None}
+        )
         self.pool = ConnectionPool(
             connection_class=Connection[DictRow],
             kwargs={**pg.conninfo(), "row_factory": dict_row, **unprepared},
