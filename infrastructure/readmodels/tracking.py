@@ -21,6 +21,8 @@ from eventsourcing.postgres import PostgresDatastore
 from eventsourcing.sqlite import SQLiteDatastore
 from psycopg.sql import SQL, Composed, Identifier
 
+from infrastructure.pgsql import rendered
+
 TRACKING_COLUMNS = "application_name text NOT NULL, notification_id bigint NOT NULL"
 
 
@@ -70,16 +72,13 @@ def unflushed_postgres(cursor: Any) -> None:
 def _record_statement(schema: str, table: str) -> bytes:
     """The statement of :func:`record_postgres`, rendered once per table (psycopg renders a
     composed statement anew on every call)."""
-    return (
+    return rendered(
         SQL(
             "INSERT INTO {0} AS t VALUES (%(name)s, %(id)s) ON CONFLICT (application_name) "
             "DO UPDATE SET notification_id = %(id)s WHERE t.notification_id < %(id)s "
             "AND (%(previous)s::bigint IS NULL OR t.notification_id = %(previous)s::bigint) "
             "RETURNING notification_id"
-        )
-        .format(Identifier(schema, table))
-        .as_string()
-        .encode()
+        ).format(Identifier(schema, table))
     )
 
 
@@ -151,12 +150,7 @@ def changed_channel(schema: str, read_model: str) -> str:
 @functools.cache
 def _notify_statement(schema: str, read_model: str) -> bytes:
     """The statement of :func:`notify_postgres`, rendered once per channel."""
-    return (
-        SQL("NOTIFY {}")
-        .format(Identifier(changed_channel(schema, read_model)))
-        .as_string()
-        .encode()
-    )
+    return rendered(SQL("NOTIFY {}").format(Identifier(changed_channel(schema, read_model))))
 
 
 def notify_postgres(cursor: Any, schema: str, read_model: str) -> None:
