@@ -73,6 +73,21 @@ class PostgresLogStore:
             "drop_pending": rendered(
                 SQL("DELETE FROM {} WHERE game_id = ANY(%s)").format(t[PENDING])
             ),
+            "subtrees": rendered(
+                SQL(
+                    "SELECT n.level, n.idx, n.hash FROM {} n JOIN unnest(%s::integer[], "
+                    "%s::bigint[]) AS k(level, idx) ON n.level = k.level AND n.idx = k.idx"
+                ).format(t[NODES])
+            ),
+            "last_scheduled": rendered(
+                SQL("SELECT last_run FROM {} WHERE name = 'checkpoints'").format(t[SCHEDULE])
+            ),
+            "mark_scheduled": rendered(
+                SQL(
+                    "INSERT INTO {} VALUES ('checkpoints', %s) ON CONFLICT (name) "
+                    "DO UPDATE SET last_run = EXCLUDED.last_run"
+                ).format(t[SCHEDULE])
+            ),
         }  # fmt: skip
         """The statements of an append, rendered once (:mod:`infrastructure.pgsql`)."""
 
@@ -182,7 +197,7 @@ class PostgresLogStore:
     def subtree_hashes(self, keys: Sequence[Key]) -> dict[Key, bytes]:
         """The stored hashes of these perfect subtrees."""
         with self.datastore.transaction(commit=False) as curs:
-            return _subtree_hashes(curs, self.t[NODES], keys)
+            return _subtree_hashes(curs, self.sql["subtrees"], keys)
 
 
 def _json(raw: Any) -> Any:
@@ -190,16 +205,10 @@ def _json(raw: Any) -> Any:
     return json.loads(bytes(raw))
 
 
-def _subtree_hashes(curs: Any, table: Identifier, keys: Sequence[Key]) -> dict[Key, bytes]:
+def _subtree_hashes(curs: Any, statement: bytes, keys: Sequence[Key]) -> dict[Key, bytes]:
     if not keys:
         return {}
-    curs.execute(
-        SQL(
-            "SELECT n.level, n.idx, n.hash FROM {} n JOIN unnest(%s::integer[], %s::bigint[]) "
-            "AS k(level, idx) ON n.level = k.level AND n.idx = k.idx"
-        ).format(table),
-        ([k[0] for k in keys], [k[1] for k in keys]),
-    )
+    curs.execute(statement, ([k[0] for k in keys], [k[1] for k in keys]))
     return {(int(r["level"]), int(r["idx"])): bytes(r["hash"]) for r in curs.fetchall()}
 
 
@@ -209,7 +218,6 @@ class PostgresLogTransaction:
     def __init__(self, store: PostgresLogStore, curs: Any) -> None:
         self.store = store
         self.curs = curs
-        self.t = store.t
 
     def track(self, position: Tracking) -> None:
         """Record the checkpointer's position (``IntegrityError`` if not past it)."""
@@ -223,7 +231,7 @@ class PostgresLogTransaction:
 
     def subtree_hashes(self, keys: Sequence[Key]) -> dict[Key, bytes]:
         """The stored hashes of these perfect subtrees."""
-        return _subtree_hashes(self.curs, self.t[NODES], keys)
+        return _subtree_hashes(self.curs, self.store.sql["subtrees"], keys)
 
     def logged(self, checkpoints: Sequence[tuple[str, int]]) -> set[tuple[str, int]]:
         """Which of these ``(game, version)`` are logged already."""
@@ -280,18 +288,10 @@ class PostgresLogTransaction:
 
     def last_scheduled(self) -> float:
         """When the schedule last ran (0: never)."""
-        self.curs.execute(
-            SQL("SELECT last_run FROM {} WHERE name = 'checkpoints'").format(self.t[SCHEDULE])
-        )
+        self.curs.execute(self.store.sql["last_scheduled"])
         row = self.curs.fetchone()
         return 0.0 if row is None else float(row["last_run"])
 
     def mark_scheduled(self, at: float) -> None:
         """The schedule ran at ``at``."""
-        self.curs.execute(
-            SQL(
-                "INSERT INTO {} VALUES ('checkpoints', %s) ON CONFLICT (name) "
-                "DO UPDATE SET last_run = EXCLUDED.last_run"
-            ).format(self.t[SCHEDULE]),
-            (at,),
-        )
+        self.curs.execute(self.store.sql["mark_scheduled"], (at,))
