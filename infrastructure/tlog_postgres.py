@@ -33,6 +33,37 @@ from infrastructure.tlog_tables import (
 
 _ENTRY = "leaf_index, checkpoint, signature"
 
+_APPEND_STATEMENTS = {
+    "size": (ENTRIES, "SELECT MAX(leaf_index) AS m FROM {}"),
+    "logged": (
+        ENTRIES,
+        "SELECT e.game_id, e.version FROM {} e JOIN unnest(%s::text[], %s::integer[]) "
+        "AS k(game_id, version) ON e.game_id = k.game_id AND e.version = k.version",
+    ),
+    "entry": (ENTRIES, "INSERT INTO {} VALUES (%s, %s, %s, %s, %s, %s)"),
+    "node": (NODES, "INSERT INTO {} VALUES (%s, %s, %s)"),
+    "head": (HEADS, "INSERT INTO {} VALUES (%s, %s, %s, %s, %s) ON CONFLICT (size) DO NOTHING"),
+    "pending": (PENDING, "SELECT game_id, version, chain_head FROM {} ORDER BY game_id"),
+    "set_pending": (
+        PENDING,
+        "INSERT INTO {} VALUES (%s, %s, %s) ON CONFLICT (game_id) DO UPDATE SET "
+        "version = EXCLUDED.version, chain_head = EXCLUDED.chain_head",
+    ),
+    "drop_pending": (PENDING, "DELETE FROM {} WHERE game_id = ANY(%s)"),
+    "subtrees": (
+        NODES,
+        "SELECT n.level, n.idx, n.hash FROM {} n JOIN unnest(%s::integer[], %s::bigint[]) "
+        "AS k(level, idx) ON n.level = k.level AND n.idx = k.idx",
+    ),
+    "last_scheduled": (SCHEDULE, "SELECT last_run FROM {} WHERE name = 'checkpoints'"),
+    "mark_scheduled": (
+        SCHEDULE,
+        "INSERT INTO {} VALUES ('checkpoints', %s) ON CONFLICT (name) "
+        "DO UPDATE SET last_run = EXCLUDED.last_run",
+    ),
+}
+"""The statements of an append: the table each names, and its text."""
+
 
 class PostgresLogStore:
     """The log's tables in the store's PostgreSQL schema."""
@@ -45,50 +76,10 @@ class PostgresLogStore:
         self.t = {name: Identifier(schema, name) for name in (ENTRIES, NODES, HEADS, PENDING,
                                                              SCHEDULE)}  # fmt: skip
         self.lock_name = f"gameledger tlog {schema}"
-        t = self.t
         self.sql = {
-            "size": rendered(SQL("SELECT MAX(leaf_index) AS m FROM {}").format(t[ENTRIES])),
-            "logged": rendered(
-                SQL(
-                    "SELECT e.game_id, e.version FROM {} e JOIN unnest(%s::text[], "
-                    "%s::integer[]) AS k(game_id, version) "
-                    "ON e.game_id = k.game_id AND e.version = k.version"
-                ).format(t[ENTRIES])
-            ),
-            "entry": rendered(SQL("INSERT INTO {} VALUES (%s, %s, %s, %s, %s, %s)").format(
-                t[ENTRIES])),
-            "node": rendered(SQL("INSERT INTO {} VALUES (%s, %s, %s)").format(t[NODES])),
-            "head": rendered(SQL("INSERT INTO {} VALUES (%s, %s, %s, %s, %s) ON CONFLICT (size) "
-                                 "DO NOTHING").format(t[HEADS])),
-            "pending": rendered(
-                SQL("SELECT game_id, version, chain_head FROM {} ORDER BY game_id").format(
-                    t[PENDING])
-            ),
-            "set_pending": rendered(
-                SQL(
-                    "INSERT INTO {} VALUES (%s, %s, %s) ON CONFLICT (game_id) DO UPDATE SET "
-                    "version = EXCLUDED.version, chain_head = EXCLUDED.chain_head"
-                ).format(t[PENDING])
-            ),
-            "drop_pending": rendered(
-                SQL("DELETE FROM {} WHERE game_id = ANY(%s)").format(t[PENDING])
-            ),
-            "subtrees": rendered(
-                SQL(
-                    "SELECT n.level, n.idx, n.hash FROM {} n JOIN unnest(%s::integer[], "
-                    "%s::bigint[]) AS k(level, idx) ON n.level = k.level AND n.idx = k.idx"
-                ).format(t[NODES])
-            ),
-            "last_scheduled": rendered(
-                SQL("SELECT last_run FROM {} WHERE name = 'checkpoints'").format(t[SCHEDULE])
-            ),
-            "mark_scheduled": rendered(
-                SQL(
-                    "INSERT INTO {} VALUES ('checkpoints', %s) ON CONFLICT (name) "
-                    "DO UPDATE SET last_run = EXCLUDED.last_run"
-                ).format(t[SCHEDULE])
-            ),
-        }  # fmt: skip
+            key: rendered(SQL(text).format(self.t[table]))
+            for key, (table, text) in _APPEND_STATEMENTS.items()
+        }
         """The statements of an append, rendered once (:mod:`infrastructure.pgsql`)."""
 
     def ddl(self) -> list[Composed]:
